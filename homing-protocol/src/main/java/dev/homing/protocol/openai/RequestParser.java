@@ -1,0 +1,295 @@
+package dev.homing.protocol.openai;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import java.io.IOException;
+
+/**
+ * Reads the routing fields of an OpenAI completions or chat-completions body in one streaming pass.
+ * Prompt text is never decoded: its position in the body is recorded so the caller can hash the original bytes.
+ * Fields the router does not need are skipped, not validated: the model server judges them.
+ */
+public final class RequestParser {
+
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxStringLength(Integer.MAX_VALUE)
+                    .maxNestingDepth(64)
+                    .build())
+            .build();
+
+    private RequestParser() {
+    }
+
+    public static RoutingFields parse(ApiKind api, byte[] body) throws RequestFormatException {
+        return parse(api, body, body.length);
+    }
+
+    /** Parses the first {@code length} bytes of {@code body}. */
+    public static RoutingFields parse(ApiKind api, byte[] body, int length) throws RequestFormatException {
+        try (JsonParser p = JSON.createParser(body, 0, length)) {
+            return new Reading(api, body, p).read();
+        } catch (JsonProcessingException e) {
+            throw RequestFormatException.badRequest("The request body is not valid JSON: " + e.getOriginalMessage(), null);
+        } catch (IOException e) {
+            throw RequestFormatException.badRequest("The request body could not be read: " + e.getMessage(), null);
+        }
+    }
+
+    /** The state of one pass. */
+    private static final class Reading {
+        private final ApiKind api;
+        private final byte[] body;
+        private final JsonParser p;
+        private String model;
+        private boolean stream;
+        private boolean includeUsage;
+        private int maxTokens = -1;
+        private int n = 1;
+        private String cacheSalt;
+        private PromptShape shape;
+        private int promptOffset = -1;
+        private int promptLength;
+        private int tokenCount = -1;
+
+        Reading(ApiKind api, byte[] body, JsonParser p) {
+            this.api = api;
+            this.body = body;
+            this.p = p;
+        }
+
+        RoutingFields read() throws IOException, RequestFormatException {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw RequestFormatException.badRequest("The request body must be a JSON object.", null);
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                switch (field) {
+                    case "model" -> model = string(value, "model");
+                    case "stream" -> stream = bool(value, "stream");
+                    case "stream_options" -> streamOptions(value);
+                    case "max_tokens", "max_completion_tokens" -> maxTokens = positiveInt(value, field, 1);
+                    case "n" -> n = positiveInt(value, "n", 1);
+                    case "cache_salt" -> cacheSalt = string(value, "cache_salt");
+                    case "prompt" -> {
+                        if (api == ApiKind.COMPLETIONS) {
+                            prompt(value);
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
+                    case "messages" -> {
+                        if (api == ApiKind.CHAT_COMPLETIONS) {
+                            messages(value);
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
+                    default -> p.skipChildren();
+                }
+            }
+            if (p.nextToken() != null) {
+                throw RequestFormatException.badRequest("The request body has data after its JSON object.", null);
+            }
+            if (model == null) {
+                throw RequestFormatException.badRequest("The 'model' field is required.", "model");
+            }
+            if (model.isBlank()) {
+                throw RequestFormatException.badRequest("The 'model' field must not be empty.", "model");
+            }
+            if (shape == null) {
+                String name = api == ApiKind.COMPLETIONS ? "prompt" : "messages";
+                throw RequestFormatException.badRequest("The '" + name + "' field is required.", name);
+            }
+            return new RoutingFields(api, model, stream, includeUsage, maxTokens, n, cacheSalt, shape,
+                    body, promptOffset, promptLength, tokenCount);
+        }
+
+        private void streamOptions(JsonToken value) throws IOException, RequestFormatException {
+            if (value == JsonToken.VALUE_NULL) {
+                return;
+            }
+            if (value != JsonToken.START_OBJECT) {
+                throw typeError("stream_options", "an object");
+            }
+            includeUsage = true; // vLLM: include_usage defaults to true once stream_options is present
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken v = p.nextToken();
+                if (field.equals("include_usage")) {
+                    includeUsage = v != JsonToken.VALUE_NULL && bool(v, "stream_options.include_usage");
+                } else {
+                    p.skipChildren();
+                }
+            }
+        }
+
+        private void prompt(JsonToken value) throws IOException, RequestFormatException {
+            int start = offset();
+            if (value == JsonToken.VALUE_STRING) {
+                shape = PromptShape.TEXT;
+                record(start, stringEnd(start));
+                return;
+            }
+            if (value != JsonToken.START_ARRAY) {
+                throw typeError("prompt", "a string, a list of strings, a list of token ids or a list of token-id lists");
+            }
+            JsonToken first = p.nextToken();
+            if (first == JsonToken.END_ARRAY) {
+                throw RequestFormatException.badRequest("The 'prompt' field must not be empty.", "prompt");
+            }
+            switch (first) {
+                case VALUE_STRING -> {
+                    shape = PromptShape.TEXT_LIST;
+                    for (JsonToken t = first; t != JsonToken.END_ARRAY; t = p.nextToken()) {
+                        if (t != JsonToken.VALUE_STRING) {
+                            throw typeError("prompt", "a list of strings only");
+                        }
+                    }
+                }
+                case VALUE_NUMBER_INT -> {
+                    shape = PromptShape.TOKENS;
+                    tokenCount = tokenIds(first);
+                }
+                case START_ARRAY -> {
+                    shape = PromptShape.TOKEN_LISTS;
+                    int total = 0;
+                    for (JsonToken t = first; t != JsonToken.END_ARRAY; t = p.nextToken()) {
+                        if (t != JsonToken.START_ARRAY) {
+                            throw typeError("prompt", "a list of token-id lists only");
+                        }
+                        JsonToken inner = p.nextToken();
+                        if (inner == JsonToken.END_ARRAY) {
+                            throw RequestFormatException.badRequest("A token-id list in 'prompt' must not be empty.", "prompt");
+                        }
+                        total += tokenIds(inner);
+                    }
+                    tokenCount = total;
+                }
+                default -> throw typeError("prompt",
+                        "a string, a list of strings, a list of token ids or a list of token-id lists");
+            }
+            record(start, offset(p.currentLocation().getByteOffset()));
+        }
+
+        /** Counts token ids up to and including the closing bracket; every entry must be a non-negative integer. */
+        private int tokenIds(JsonToken first) throws IOException, RequestFormatException {
+            int count = 0;
+            for (JsonToken t = first; t != JsonToken.END_ARRAY; t = p.nextToken()) {
+                if (t != JsonToken.VALUE_NUMBER_INT || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+                        || p.getLongValue() < 0 || p.getLongValue() > Integer.MAX_VALUE) {
+                    throw typeError("prompt", "token ids as non-negative integers");
+                }
+                count++;
+            }
+            return count;
+        }
+
+        private void messages(JsonToken value) throws IOException, RequestFormatException {
+            int start = offset();
+            if (value != JsonToken.START_ARRAY) {
+                throw typeError("messages", "a list of message objects");
+            }
+            int count = 0;
+            for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+                if (t != JsonToken.START_OBJECT) {
+                    throw typeError("messages", "a list of message objects");
+                }
+                boolean hasRole = false;
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String field = p.currentName();
+                    JsonToken v = p.nextToken();
+                    if (field.equals("role")) {
+                        if (v != JsonToken.VALUE_STRING) {
+                            throw typeError("messages", "messages whose 'role' is a string");
+                        }
+                        hasRole = true;
+                    } else if (field.equals("content")) {
+                        if (v != JsonToken.VALUE_STRING && v != JsonToken.START_ARRAY && v != JsonToken.VALUE_NULL) {
+                            throw typeError("messages", "messages whose 'content' is a string, a list of parts or null");
+                        }
+                        p.skipChildren();
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+                if (!hasRole) {
+                    throw RequestFormatException.badRequest("Message " + count + " has no 'role'.", "messages");
+                }
+                count++;
+            }
+            if (count == 0) {
+                throw RequestFormatException.badRequest("The 'messages' field must not be empty.", "messages");
+            }
+            shape = PromptShape.MESSAGES;
+            record(start, offset(p.currentLocation().getByteOffset()));
+        }
+
+        private void record(int start, int end) {
+            promptOffset = start;
+            promptLength = end - start;
+        }
+
+        private int offset() {
+            return offset(p.currentTokenLocation().getByteOffset());
+        }
+
+        private static int offset(long location) {
+            return (int) location;
+        }
+
+        /** The offset just past the closing quote of the string starting at {@code start}, found without decoding it. */
+        private int stringEnd(int start) {
+            int i = start + 1;
+            while (true) {
+                byte b = body[i];
+                if (b == '"') {
+                    return i + 1;
+                }
+                i += b == '\\' ? 2 : 1;
+            }
+        }
+
+        private String string(JsonToken value, String field) throws IOException, RequestFormatException {
+            if (value == JsonToken.VALUE_NULL) {
+                return null;
+            }
+            if (value != JsonToken.VALUE_STRING) {
+                throw typeError(field, "a string");
+            }
+            return p.getText();
+        }
+
+        private boolean bool(JsonToken value, String field) throws RequestFormatException {
+            if (value == JsonToken.VALUE_NULL) {
+                return false;
+            }
+            if (value != JsonToken.VALUE_TRUE && value != JsonToken.VALUE_FALSE) {
+                throw typeError(field, "a boolean");
+            }
+            return value == JsonToken.VALUE_TRUE;
+        }
+
+        private int positiveInt(JsonToken value, String field, int min) throws IOException, RequestFormatException {
+            if (value == JsonToken.VALUE_NULL) {
+                return field.equals("n") ? 1 : -1;
+            }
+            if (value != JsonToken.VALUE_NUMBER_INT || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+                throw typeError(field, "an integer");
+            }
+            long v = p.getLongValue();
+            if (v < min || v > Integer.MAX_VALUE) {
+                throw RequestFormatException.badRequest("'" + field + "' must be at least " + min + ", got " + v + ".", field);
+            }
+            return (int) v;
+        }
+
+        private RequestFormatException typeError(String field, String expected) {
+            return RequestFormatException.badRequest("The '" + field + "' field must be " + expected + ".", field);
+        }
+    }
+}
