@@ -1,0 +1,132 @@
+package dev.homing.core.director;
+
+import dev.homing.core.endpoint.EndpointPool;
+import dev.homing.core.endpoint.EndpointSnapshot;
+import dev.homing.core.endpoint.EndpointState;
+import dev.homing.core.endpoint.Lease;
+import dev.homing.core.plugin.Admitter;
+import dev.homing.core.plugin.DataProducer;
+import dev.homing.core.plugin.PreRequest;
+import dev.homing.core.request.InferenceRequest;
+import dev.homing.core.scheduling.Cycle;
+import dev.homing.core.scheduling.PrefixMatch;
+import dev.homing.core.scheduling.ProfileResult;
+import dev.homing.core.scheduling.SchedulingException;
+import dev.homing.core.scheduling.SchedulingResult;
+import dev.homing.core.time.Ticker;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
+
+/**
+ * Places requests (llm-d's director): admission, data producers, scheduling, then credit of the load and the
+ * pre-request hooks.
+ *
+ * <p>Decisions are serialised. Scoring, picking, crediting the pick's load and recording its prefix blocks happen
+ * under one lock, so the next decision always sees the previous one: a burst cannot read the same stale scores and
+ * land on one pod. A decision takes microseconds; a request holds a pod for seconds, so the lock never limits
+ * throughput. Expensive per-request work (hashing the prompt) runs before the lock.
+ */
+public final class Director {
+
+    /** A profile whose target is credited too, as llm-d does for disaggregated prefill. */
+    public static final String PREFILL_PROFILE = "prefill";
+
+    private final EndpointPool pool;
+    private final Ticker ticker;
+    private final ReentrantLock decisionLock = new ReentrantLock();
+    private volatile RoutingPolicy policy;
+
+    public Director(EndpointPool pool, RoutingPolicy policy, Ticker ticker) {
+        this.pool = Objects.requireNonNull(pool, "pool");
+        this.policy = Objects.requireNonNull(policy, "policy");
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
+    }
+
+    public RoutingPolicy policy() {
+        return policy;
+    }
+
+    /** Swaps in a new policy; decisions already under way finish with the old one. */
+    public void setPolicy(RoutingPolicy next) {
+        policy = Objects.requireNonNull(next, "policy");
+    }
+
+    public EndpointPool pool() {
+        return pool;
+    }
+
+    public Dispatch dispatch(InferenceRequest request) throws SchedulingException {
+        return dispatch(request, e -> true);
+    }
+
+    /**
+     * Places a request among the endpoints that {@code eligible} accepts (it excludes endpoints that failed on an
+     * earlier attempt or do not serve the model).
+     */
+    public Dispatch dispatch(InferenceRequest request, Predicate<EndpointState> eligible) throws SchedulingException {
+        RoutingPolicy p = policy;
+        EndpointSnapshot snapshot = pool.snapshot();
+        Cycle cycle = new Cycle(request, snapshot, ticker.nanos());
+        List<EndpointState> candidates = new ArrayList<>(snapshot.size());
+        for (EndpointState e : snapshot.endpoints()) {
+            if (eligible.test(e)) {
+                candidates.add(e);
+            }
+        }
+        if (candidates.isEmpty()) {
+            throw SchedulingException.noEndpoints(snapshot.isEmpty()
+                    ? "no endpoints available: the pool is empty"
+                    : "no endpoints available for model " + request.targetModel());
+        }
+        for (Admitter a : p.admitters()) {
+            a.admit(cycle);
+        }
+        for (DataProducer d : p.producers()) {
+            d.prepare(cycle);
+        }
+        decisionLock.lock();
+        try {
+            for (DataProducer d : p.producers()) {
+                d.produce(cycle, candidates);
+            }
+            SchedulingResult result = p.scheduler().schedule(cycle, candidates);
+            List<Lease> leases = credit(cycle, result);
+            try {
+                for (PreRequest pre : p.preRequests()) {
+                    pre.preRequest(cycle, result);
+                }
+            } catch (RuntimeException e) {
+                leases.forEach(Lease::close);
+                throw e;
+            }
+            return new Dispatch(cycle, result, leases, p.responseHooks());
+        } finally {
+            decisionLock.unlock();
+        }
+    }
+
+    private static List<Lease> credit(Cycle cycle, SchedulingResult result) {
+        List<Lease> leases = new ArrayList<>(2);
+        leases.add(lease(cycle, result.target()));
+        ProfileResult prefill = result.profile(PREFILL_PROFILE);
+        if (prefill != null && prefill.target() != null && !result.primaryProfile().equals(PREFILL_PROFILE)) {
+            leases.add(lease(cycle, prefill.target()));
+        }
+        return leases;
+    }
+
+    /** Credits the tokens the request will add: prompt tokens the endpoint does not already hold, plus output. */
+    private static Lease lease(Cycle cycle, EndpointState target) {
+        InferenceRequest r = cycle.request();
+        long prompt = r.estimatedPromptTokens();
+        PrefixMatch match = cycle.get(PrefixMatch.KEY);
+        long cached = match == null ? 0 : Math.min(prompt, (long) match.matched(target) * match.blockSizeTokens());
+        int maxTokens = r.fields().maxTokens();
+        // llm-d's token estimator: without max_tokens, expect output of 1.5x the prompt.
+        long output = maxTokens > 0 ? maxTokens : Math.round(prompt * 1.5);
+        return target.load().acquire(prompt - cached, prompt + output);
+    }
+}

@@ -1,0 +1,46 @@
+package dev.homing.core.director;
+
+import dev.homing.core.plugin.Admitter;
+import dev.homing.core.plugin.DataProducer;
+import dev.homing.core.plugin.Plugin;
+import dev.homing.core.plugin.PreRequest;
+import dev.homing.core.plugin.ProfileHandler;
+import dev.homing.core.plugin.ResponseHooks;
+import dev.homing.core.scheduling.Scheduler;
+import dev.homing.core.scheduling.SchedulerProfile;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Sorts configured plugins into the request-control roles they implement, keeping configuration order: a plugin that
+ * is both a scorer and a pre-request hook (the newcomer spreader) takes part in both.
+ */
+public final class PolicyAssembler {
+
+    private PolicyAssembler() {
+    }
+
+    public static RoutingPolicy assemble(ProfileHandler handler, List<SchedulerProfile> profiles,
+                                         Collection<? extends Plugin> plugins) {
+        List<DataProducer> producers = new ArrayList<>();
+        List<Admitter> admitters = new ArrayList<>();
+        List<PreRequest> preRequests = new ArrayList<>();
+        List<ResponseHooks> hooks = new ArrayList<>();
+        for (Plugin p : plugins) {
+            if (p instanceof DataProducer d) {
+                producers.add(d);
+            }
+            if (p instanceof Admitter a) {
+                admitters.add(a);
+            }
+            if (p instanceof PreRequest pre) {
+                preRequests.add(pre);
+            }
+            if (p instanceof ResponseHooks h) {
+                hooks.add(h);
+            }
+        }
+        return new RoutingPolicy(new Scheduler(handler, profiles), producers, admitters, preRequests, hooks);
+    }
+}

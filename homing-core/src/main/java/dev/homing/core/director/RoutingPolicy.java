@@ -1,0 +1,24 @@
+package dev.homing.core.director;
+
+import dev.homing.core.plugin.Admitter;
+import dev.homing.core.plugin.DataProducer;
+import dev.homing.core.plugin.PreRequest;
+import dev.homing.core.plugin.ResponseHooks;
+import dev.homing.core.scheduling.Scheduler;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A resolved configuration: the scheduler and every request-control plugin, in run order. Immutable; a config reload
+ * builds a new one and swaps it in whole.
+ */
+public record RoutingPolicy(Scheduler scheduler, List<DataProducer> producers, List<Admitter> admitters,
+                            List<PreRequest> preRequests, List<ResponseHooks> responseHooks) {
+    public RoutingPolicy {
+        Objects.requireNonNull(scheduler, "scheduler");
+        producers = List.copyOf(producers);
+        admitters = List.copyOf(admitters);
+        preRequests = List.copyOf(preRequests);
+        responseHooks = List.copyOf(responseHooks);
+    }
+}

@@ -1,0 +1,90 @@
+package dev.homing.core.endpoint;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentNavigableMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The load the router itself has put on one endpoint, counted at pick time and released when the request ends.
+ *
+ * <p>Scraped metrics lag: a request sent after a scrape began is invisible in that scrape's numbers. Scorers that
+ * read only scraped queue depth therefore see equal, stale scores during a burst and send it all to one pod (llm-d
+ * router #298, #669). Each lease carries a dispatch sequence number; a scrape records the sequence at which it began,
+ * and when it completes, leases at or below that mark are "reflected" (the pod's numbers include them). Those above it
+ * are added on top of the scraped values by {@link EndpointState}.
+ */
+public final class EndpointLoad {
+
+    private final AtomicLong dispatchSequence = new AtomicLong();
+    private final AtomicInteger inFlightRequests = new AtomicInteger();
+    private final AtomicLong inFlightTokens = new AtomicLong();
+    private final AtomicInteger unreflectedRequests = new AtomicInteger();
+    private final AtomicLong unreflectedPromptTokens = new AtomicLong();
+    private final ConcurrentSkipListMap<Long, Lease> unreflected = new ConcurrentSkipListMap<>();
+    private final AtomicLong reflectedUpTo = new AtomicLong();
+
+    /**
+     * Credits one request at once.
+     *
+     * @param promptTokens prompt tokens that will need new KV blocks on this endpoint (an estimate)
+     * @param totalTokens  prompt plus expected output tokens (an estimate), for token-load scoring
+     */
+    public Lease acquire(long promptTokens, long totalTokens) {
+        Lease lease = new Lease(this, dispatchSequence.incrementAndGet(), Math.max(0, promptTokens), Math.max(0, totalTokens));
+        inFlightRequests.incrementAndGet();
+        inFlightTokens.addAndGet(lease.totalTokens);
+        unreflectedRequests.incrementAndGet();
+        unreflectedPromptTokens.addAndGet(lease.promptTokens);
+        unreflected.put(lease.sequence, lease);
+        return lease;
+    }
+
+    void release(Lease lease) {
+        inFlightRequests.decrementAndGet();
+        inFlightTokens.addAndGet(-lease.totalTokens);
+        unreflect(lease);
+    }
+
+    private void unreflect(Lease lease) {
+        if (lease.markReflected()) {
+            unreflectedRequests.decrementAndGet();
+            unreflectedPromptTokens.addAndGet(-lease.promptTokens);
+            unreflected.remove(lease.sequence, lease);
+        }
+    }
+
+    /** Call when a scrape of this endpoint begins; pass the result to {@link #scrapeCompleted(long)}. */
+    public long scrapeStarted() {
+        return dispatchSequence.get();
+    }
+
+    /** Every request dispatched before the scrape began is now part of the endpoint's own numbers. */
+    public void scrapeCompleted(long mark) {
+        if (reflectedUpTo.accumulateAndGet(mark, Math::max) != mark) {
+            return; // an older scrape finished late: a newer one already reflected more
+        }
+        ConcurrentNavigableMap<Long, Lease> done = unreflected.headMap(mark, true);
+        for (Map.Entry<Long, Lease> e : done.entrySet()) {
+            unreflect(e.getValue());
+        }
+    }
+
+    public int inFlightRequests() {
+        return inFlightRequests.get();
+    }
+
+    public long inFlightTokens() {
+        return inFlightTokens.get();
+    }
+
+    /** Requests in flight that the last completed scrape could not have seen. */
+    public int unreflectedRequests() {
+        return unreflectedRequests.get();
+    }
+
+    public long unreflectedPromptTokens() {
+        return unreflectedPromptTokens.get();
+    }
+}

@@ -1,0 +1,115 @@
+package dev.homing.core.endpoint;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * The set of endpoints and what is known about them. Discovery and the scraper write here (off the request path);
+ * schedulers read {@link #snapshot()}, a volatile read of an immutable object.
+ */
+public final class EndpointPool {
+
+    private final boolean creditUnreflected;
+    private final Object writeLock = new Object();
+    private final Map<String, Member> members = new LinkedHashMap<>();
+    private final List<Consumer<Endpoint>> removalListeners = new CopyOnWriteArrayList<>();
+    private volatile EndpointSnapshot snapshot = EndpointSnapshot.empty();
+    private long version;
+
+    /**
+     * @param creditUnreflected add load this router sent since the last scrape to scraped queue and KV values
+     *                          (Homing's default; off reproduces llm-d's stale-metrics behaviour)
+     */
+    public EndpointPool(boolean creditUnreflected) {
+        this.creditUnreflected = creditUnreflected;
+    }
+
+    public EndpointPool() {
+        this(true);
+    }
+
+    private static final class Member {
+        final Endpoint endpoint;
+        final EndpointLoad load = new EndpointLoad();
+        EndpointMetrics metrics = EndpointMetrics.UNKNOWN;
+
+        Member(Endpoint endpoint) {
+            this.endpoint = endpoint;
+        }
+    }
+
+    public EndpointSnapshot snapshot() {
+        return snapshot;
+    }
+
+    /** Replaces the membership. Endpoints that stay keep their metrics and load; removed ones are announced. */
+    public void setEndpoints(List<Endpoint> endpoints) {
+        List<Endpoint> removed = new ArrayList<>();
+        synchronized (writeLock) {
+            Map<String, Endpoint> wanted = new LinkedHashMap<>();
+            for (Endpoint e : endpoints) {
+                if (wanted.put(e.name(), e) != null) {
+                    throw new IllegalArgumentException("duplicate endpoint name " + e.name());
+                }
+            }
+            members.entrySet().removeIf(m -> {
+                Endpoint now = wanted.get(m.getKey());
+                boolean gone = now == null || !now.equals(m.getValue().endpoint);
+                if (gone) {
+                    removed.add(m.getValue().endpoint);
+                }
+                return gone;
+            });
+            for (Endpoint e : wanted.values()) {
+                members.computeIfAbsent(e.name(), n -> new Member(e));
+            }
+            rebuild();
+        }
+        for (Endpoint e : removed) {
+            removalListeners.forEach(l -> l.accept(e));
+        }
+    }
+
+    /**
+     * Stores a scrape's result.
+     *
+     * @param scrapeMark what {@link EndpointLoad#scrapeStarted()} returned when this scrape began
+     */
+    public void updateMetrics(String name, EndpointMetrics metrics, long scrapeMark) {
+        Objects.requireNonNull(metrics, "metrics");
+        synchronized (writeLock) {
+            Member m = members.get(name);
+            if (m == null) {
+                return; // removed while the scrape was in flight
+            }
+            m.metrics = metrics;
+            m.load.scrapeCompleted(scrapeMark);
+            rebuild();
+        }
+    }
+
+    /** The live load counters of an endpoint, or null when it is not in the pool. */
+    public EndpointLoad load(String name) {
+        synchronized (writeLock) {
+            Member m = members.get(name);
+            return m == null ? null : m.load;
+        }
+    }
+
+    public void onRemoved(Consumer<Endpoint> listener) {
+        removalListeners.add(listener);
+    }
+
+    private void rebuild() {
+        List<EndpointState> states = new ArrayList<>(members.size());
+        for (Member m : members.values()) {
+            states.add(new EndpointState(m.endpoint, states.size(), m.metrics, m.load, creditUnreflected));
+        }
+        snapshot = new EndpointSnapshot(states, ++version);
+    }
+}

@@ -1,0 +1,47 @@
+package dev.homing.core.endpoint;
+
+/**
+ * One endpoint as a scheduling cycle sees it: identity, the last scrape, and the router's own live load counters.
+ *
+ * @param index position in its {@link EndpointSnapshot}, so per-cycle data can live in plain arrays
+ * @param creditUnreflected whether load the router sent since the last scrape is added to the scraped values
+ */
+public record EndpointState(Endpoint endpoint, int index, EndpointMetrics metrics, EndpointLoad load,
+                            boolean creditUnreflected) {
+
+    public String name() {
+        return endpoint.name();
+    }
+
+    /** Waiting requests: scraped, plus requests this router sent that the scrape could not have seen yet. */
+    public int waitingQueueSize() {
+        int scraped = Math.max(0, metrics.waiting());
+        return creditUnreflected ? scraped + load.unreflectedRequests() : scraped;
+    }
+
+    public int runningRequests() {
+        return Math.max(0, metrics.running());
+    }
+
+    /** KV-cache usage in 0..1: scraped, plus the blocks that unseen requests will fill when the capacity is known. */
+    public double kvCacheUsage() {
+        double scraped = Double.isNaN(metrics.kvCacheUsage()) ? 0 : metrics.kvCacheUsage();
+        long capacity = metrics.kvCapacityTokens();
+        if (!creditUnreflected || capacity <= 0) {
+            return clamp01(scraped);
+        }
+        return clamp01(scraped + (double) load.unreflectedPromptTokens() / capacity);
+    }
+
+    public int inFlightRequests() {
+        return load.inFlightRequests();
+    }
+
+    public long inFlightTokens() {
+        return load.inFlightTokens();
+    }
+
+    private static double clamp01(double v) {
+        return v < 0 ? 0 : Math.min(1, v);
+    }
+}

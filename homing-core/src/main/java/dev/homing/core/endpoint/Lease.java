@@ -1,0 +1,40 @@
+package dev.homing.core.endpoint;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The load one request puts on one endpoint, from the pick until the request ends. Closing is idempotent, so it can
+ * sit in a {@code finally} on every path (success, error, timeout, retry, client disconnect).
+ */
+public final class Lease implements AutoCloseable {
+
+    private final EndpointLoad load;
+    final long sequence;
+    final long promptTokens;
+    final long totalTokens;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicBoolean reflected = new AtomicBoolean();
+
+    Lease(EndpointLoad load, long sequence, long promptTokens, long totalTokens) {
+        this.load = load;
+        this.sequence = sequence;
+        this.promptTokens = promptTokens;
+        this.totalTokens = totalTokens;
+    }
+
+    /** Marks the request as visible in the endpoint's own metrics; true the first time. */
+    boolean markReflected() {
+        return reflected.compareAndSet(false, true);
+    }
+
+    public boolean isClosed() {
+        return closed.get();
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            load.release(this);
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package dev.homing.core.plugins.prefix;
+
+import dev.homing.core.endpoint.EndpointState;
+import dev.homing.core.plugin.DataProducer;
+import dev.homing.core.plugin.NamedPlugin;
+import dev.homing.core.plugin.Parameters;
+import dev.homing.core.plugin.PluginConfigException;
+import dev.homing.core.plugin.PluginContext;
+import dev.homing.core.plugin.PreRequest;
+import dev.homing.core.scheduling.Cycle;
+import dev.homing.core.scheduling.CycleKey;
+import dev.homing.core.scheduling.PrefixMatch;
+import dev.homing.core.scheduling.ProfileResult;
+import dev.homing.core.scheduling.SchedulingResult;
+import dev.homing.core.director.Director;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * llm-d's {@code approx-prefix-cache-producer}: hashes the prompt into blocks, says how many leading blocks each
+ * endpoint was already sent ({@link PrefixMatch}), and after the pick records the blocks for the chosen endpoint, at
+ * once, so the next decision sees them.
+ *
+ * <p>Parameters and defaults as llm-d's {@code defaultConfig}: {@code autoTune} true (block size and per-endpoint
+ * capacity from {@code vllm:cache_config_info}), {@code blockSizeTokens} 16 (four bytes per token),
+ * {@code maxPrefixBlocksToMatch} 256, {@code maxPrefixTokensToMatch} 0 (off), {@code lruCapacityPerServer} 31,250.
+ * Homing adds {@code maxIndexedBlocks} (1,000,000): one bound for the whole index whatever the number of endpoints.
+ */
+public final class ApproxPrefixCacheProducer extends NamedPlugin implements DataProducer, PreRequest {
+
+    public static final String TYPE = "approx-prefix-cache-producer";
+    static final int BYTES_PER_TOKEN = 4;
+    private static final CycleKey<long[]> HASHES = CycleKey.of("approx-prefix-hashes", long[].class);
+
+    private final boolean autoTune;
+    private final int configuredBlockSizeTokens;
+    private final int maxBlocks;
+    private final int maxTokens;
+    private final long lruCapacityPerServer;
+    private final ApproxPrefixIndex index;
+    private volatile int blockSizeTokens;
+    private final AtomicLong lookups = new AtomicLong();
+    private final AtomicLong hitBlocks = new AtomicLong();
+    private final AtomicLong queriedBlocks = new AtomicLong();
+
+    public ApproxPrefixCacheProducer(String name, boolean autoTune, int blockSizeTokens, int maxPrefixBlocksToMatch,
+                                     int maxPrefixTokensToMatch, long lruCapacityPerServer, long maxIndexedBlocks) {
+        super(TYPE, name);
+        if (blockSizeTokens <= 0) {
+            throw new PluginConfigException("parameter 'blockSizeTokens' must be > 0, got " + blockSizeTokens);
+        }
+        if (maxPrefixBlocksToMatch <= 0) {
+            throw new PluginConfigException("parameter 'maxPrefixBlocksToMatch' must be > 0, got " + maxPrefixBlocksToMatch);
+        }
+        if (maxPrefixTokensToMatch < 0) {
+            throw new PluginConfigException("parameter 'maxPrefixTokensToMatch' must be >= 0");
+        }
+        if (lruCapacityPerServer <= 0) {
+            throw new PluginConfigException("parameter 'lruCapacityPerServer' must be > 0, got " + lruCapacityPerServer);
+        }
+        if (maxIndexedBlocks <= 0) {
+            throw new PluginConfigException("parameter 'maxIndexedBlocks' must be > 0, got " + maxIndexedBlocks);
+        }
+        this.autoTune = autoTune;
+        this.configuredBlockSizeTokens = blockSizeTokens;
+        this.blockSizeTokens = blockSizeTokens;
+        this.maxBlocks = maxPrefixBlocksToMatch;
+        this.maxTokens = maxPrefixTokensToMatch;
+        this.lruCapacityPerServer = lruCapacityPerServer;
+        this.index = new ApproxPrefixIndex(maxIndexedBlocks);
+    }
+
+    public static ApproxPrefixCacheProducer create(String name, Parameters p, PluginContext ctx) {
+        if (p.has("blockSize") && !p.has("blockSizeTokens")) {
+            throw new PluginConfigException("parameter 'blockSize' (characters) is deprecated: set 'blockSizeTokens' instead");
+        }
+        ApproxPrefixCacheProducer producer = new ApproxPrefixCacheProducer(name,
+                p.bool("autoTune", true),
+                p.integer("blockSizeTokens", 16),
+                p.integer("maxPrefixBlocksToMatch", 256),
+                p.integer("maxPrefixTokensToMatch", 0),
+                p.longValue("lruCapacityPerServer", 31_250),
+                p.longValue("maxIndexedBlocks", 1_000_000));
+        ctx.pool().onRemoved(e -> producer.index.removeEndpoint(e.name()));
+        return producer;
+    }
+
+    public ApproxPrefixIndex index() {
+        return index;
+    }
+
+    public int blockSizeTokens() {
+        return blockSizeTokens;
+    }
+
+    @Override
+    public void prepare(Cycle cycle) {
+        int bs = blockSizeTokens;
+        int limit = maxTokens > 0 ? Math.max(1, maxTokens / bs) : maxBlocks;
+        cycle.put(HASHES, PromptBlockHasher.hash(cycle.request().fields(), cycle.request().targetModel(),
+                bs * BYTES_PER_TOKEN, limit));
+    }
+
+    @Override
+    public void produce(Cycle cycle, List<EndpointState> candidates) {
+        if (autoTune) {
+            tune(candidates);
+        }
+        long[] hashes = cycle.get(HASHES);
+        if (hashes == null) {
+            prepare(cycle);
+            hashes = cycle.get(HASHES);
+        }
+        int[] matched = index.match(hashes, candidates, cycle.snapshot().size());
+        cycle.put(PrefixMatch.KEY, new PrefixMatch(matched, hashes.length, blockSizeTokens));
+        int best = 0;
+        for (int m : matched) {
+            best = Math.max(best, m);
+        }
+        lookups.incrementAndGet();
+        queriedBlocks.addAndGet(hashes.length);
+        hitBlocks.addAndGet(best);
+    }
+
+    /** llm-d's auto-tune: the engine's block size, once the first scrape has told it. */
+    private void tune(List<EndpointState> candidates) {
+        for (EndpointState e : candidates) {
+            int bs = e.metrics().blockSize();
+            if (bs > 0) {
+                blockSizeTokens = bs;
+                return;
+            }
+        }
+        blockSizeTokens = configuredBlockSizeTokens;
+    }
+
+    @Override
+    public void preRequest(Cycle cycle, SchedulingResult result) {
+        long[] hashes = cycle.get(HASHES);
+        if (hashes == null || hashes.length == 0) {
+            return;
+        }
+        record(result.target(), hashes);
+        ProfileResult prefill = result.profile(Director.PREFILL_PROFILE);
+        if (prefill != null && prefill.target() != null && prefill.target() != result.target()) {
+            record(prefill.target(), hashes);
+        }
+    }
+
+    private void record(EndpointState target, long[] hashes) {
+        long capacity = lruCapacityPerServer;
+        long blocks = target.metrics().numGpuBlocks();
+        int engineBlock = target.metrics().blockSize();
+        if (autoTune && blocks > 0 && engineBlock > 0) {
+            capacity = Math.max(1, blocks * engineBlock / blockSizeTokens);
+        }
+        index.record(target.name(), hashes, capacity);
+    }
+
+    /** Blocks of the best match over blocks queried, since start: llm-d's {@code prefix_indexer_hit_ratio}. */
+    public double hitRatio() {
+        long q = queriedBlocks.get();
+        return q == 0 ? 0 : (double) hitBlocks.get() / q;
+    }
+
+    public long lookups() {
+        return lookups.get();
+    }
+}

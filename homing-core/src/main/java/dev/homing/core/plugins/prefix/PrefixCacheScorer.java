@@ -1,0 +1,40 @@
+package dev.homing.core.plugins.prefix;
+
+import dev.homing.core.endpoint.EndpointState;
+import dev.homing.core.plugin.NamedPlugin;
+import dev.homing.core.plugin.Scorer;
+import dev.homing.core.plugin.ScorerCategory;
+import dev.homing.core.scheduling.Cycle;
+import dev.homing.core.scheduling.PrefixMatch;
+import java.util.List;
+
+/**
+ * llm-d's {@code prefix-cache-scorer}: the share of the prompt's blocks an endpoint holds, from the
+ * {@link PrefixMatch} a prefix producer wrote; 0 when there is none or the prompt has no blocks. Stateless.
+ */
+public final class PrefixCacheScorer extends NamedPlugin implements Scorer {
+
+    public static final String TYPE = "prefix-cache-scorer";
+
+    public PrefixCacheScorer(String name) {
+        super(TYPE, name);
+    }
+
+    @Override
+    public double[] score(Cycle cycle, List<EndpointState> candidates) {
+        double[] scores = new double[candidates.size()];
+        PrefixMatch match = cycle.get(PrefixMatch.KEY);
+        if (match == null) {
+            return scores;
+        }
+        for (int i = 0; i < scores.length; i++) {
+            scores[i] = match.ratio(candidates.get(i));
+        }
+        return scores;
+    }
+
+    @Override
+    public ScorerCategory category() {
+        return ScorerCategory.AFFINITY;
+    }
+}

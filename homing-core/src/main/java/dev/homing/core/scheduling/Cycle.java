@@ -1,0 +1,45 @@
+package dev.homing.core.scheduling;
+
+import dev.homing.core.endpoint.EndpointSnapshot;
+import dev.homing.core.request.InferenceRequest;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One request's pass through the scheduler: the request, the pool snapshot it is scheduled against, the time, and the
+ * data plugins hand each other (llm-d's CycleState). Confined to the thread handling the request.
+ */
+public final class Cycle {
+
+    private final InferenceRequest request;
+    private final EndpointSnapshot snapshot;
+    private final long startNanos;
+    private final Map<CycleKey<?>, Object> state = new IdentityHashMap<>();
+
+    public Cycle(InferenceRequest request, EndpointSnapshot snapshot, long startNanos) {
+        this.request = Objects.requireNonNull(request, "request");
+        this.snapshot = Objects.requireNonNull(snapshot, "snapshot");
+        this.startNanos = startNanos;
+    }
+
+    public InferenceRequest request() {
+        return request;
+    }
+
+    public EndpointSnapshot snapshot() {
+        return snapshot;
+    }
+
+    public long startNanos() {
+        return startNanos;
+    }
+
+    public <T> T get(CycleKey<T> key) {
+        return key.cast(state.get(key));
+    }
+
+    public <T> void put(CycleKey<T> key, T value) {
+        state.put(key, value);
+    }
+}
