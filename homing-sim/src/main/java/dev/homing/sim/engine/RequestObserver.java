@@ -1,0 +1,35 @@
+package dev.homing.sim.engine;
+
+/**
+ * What one request's submitter hears from the engine. Calls come from the thread that drives the engine, at model
+ * time {@code nanos} (the end of the step that produced the output), in this order: {@link #onFirstToken} once, then
+ * {@link #onToken} per output token, then {@link #onFinish} exactly once. An aborted request gets only onFinish.
+ *
+ * <p>Implementations must be quick and must not block: the engine steps for every other request wait meanwhile.
+ */
+public interface RequestObserver {
+
+    RequestObserver NONE = new RequestObserver() {
+        @Override
+        public void onToken(int tokenId, boolean last, long nanos) {
+        }
+
+        @Override
+        public void onFinish(FinishReason reason, Usage usage, long nanos) {
+        }
+    };
+
+    /** The prefill is done and the first output token exists; this is the moment TTFT measures. */
+    default void onFirstToken(long nanos) {
+    }
+
+    /**
+     * One output token.
+     *
+     * @param last true when this token ends the request, i.e. {@link #onFinish} follows from the same step; lets a
+     *             streaming writer put the finish reason on the token's own chunk, as vLLM does
+     */
+    void onToken(int tokenId, boolean last, long nanos);
+
+    void onFinish(FinishReason reason, Usage usage, long nanos);
+}

@@ -1,0 +1,51 @@
+package dev.homing.sim.engine;
+
+import java.util.Objects;
+
+/**
+ * One generation request as the engine sees it: tokens in, a budget of tokens out.
+ *
+ * @param promptTokens the prompt, already tokenized; the engine copies it at submission
+ * @param maxTokens most output tokens; generation also stops at the engine's max_model_len
+ * @param ignoreEos keep generating past the end-of-sequence token (vLLM's {@code ignore_eos})
+ * @param loraName LoRA adapter, mixed into every block hash; null for the base model
+ * @param cacheSalt mixed into the first block's hash only (vLLM's {@code cache_salt}); null for none
+ * @param output what the model answers
+ */
+public record SimRequest(
+        String requestId,
+        int[] promptTokens,
+        int maxTokens,
+        boolean ignoreEos,
+        String loraName,
+        String cacheSalt,
+        OutputModel output) {
+
+    public SimRequest {
+        Objects.requireNonNull(requestId, "requestId");
+        Objects.requireNonNull(promptTokens, "promptTokens");
+        Objects.requireNonNull(output, "output");
+        if (promptTokens.length == 0) {
+            throw new IllegalArgumentException("the prompt must have at least one token");
+        }
+        if (maxTokens < 1) {
+            throw new IllegalArgumentException("maxTokens must be at least 1, got " + maxTokens);
+        }
+    }
+
+    public static SimRequest of(String requestId, int[] promptTokens, int maxTokens, OutputModel output) {
+        return new SimRequest(requestId, promptTokens, maxTokens, false, null, null, output);
+    }
+
+    public SimRequest withIgnoreEos(boolean ignore) {
+        return new SimRequest(requestId, promptTokens, maxTokens, ignore, loraName, cacheSalt, output);
+    }
+
+    public SimRequest withLoraName(String lora) {
+        return new SimRequest(requestId, promptTokens, maxTokens, ignoreEos, lora, cacheSalt, output);
+    }
+
+    public SimRequest withCacheSalt(String salt) {
+        return new SimRequest(requestId, promptTokens, maxTokens, ignoreEos, loraName, salt, output);
+    }
+}

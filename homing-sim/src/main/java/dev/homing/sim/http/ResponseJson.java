@@ -1,0 +1,189 @@
+package dev.homing.sim.http;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.homing.sim.engine.FinishReason;
+import dev.homing.sim.engine.Usage;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * The JSON bodies and SSE chunks of vLLM's OpenAI server for one response: {@code id}, {@code created} and
+ * {@code model} are fixed per response, field order and null fields follow vLLM's output.
+ */
+final class ResponseJson {
+
+    private static final JsonFactory JSON = new JsonFactory();
+    private static final byte[] DATA = "data: ".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] END = "\n\n".getBytes(StandardCharsets.US_ASCII);
+    static final byte[] DONE = "data: [DONE]\n\n".getBytes(StandardCharsets.US_ASCII);
+
+    private final boolean chat;
+    private final String id;
+    private final long created;
+    private final String model;
+    private final boolean promptTokensDetails;
+
+    ResponseJson(boolean chat, String id, long created, String model, boolean promptTokensDetails) {
+        this.chat = chat;
+        this.id = id;
+        this.created = created;
+        this.model = model;
+        this.promptTokensDetails = promptTokensDetails;
+    }
+
+    /** One streamed choice: {@code role} only on chat's first chunk; {@code finish} on the last. */
+    byte[] chunk(String role, String text, FinishReason finish) {
+        return sse(g -> {
+            header(g, chat ? "chat.completion.chunk" : "text_completion");
+            g.writeArrayFieldStart("choices");
+            g.writeStartObject();
+            g.writeNumberField("index", 0);
+            if (chat) {
+                g.writeObjectFieldStart("delta");
+                if (role != null) {
+                    g.writeStringField("role", role);
+                }
+                g.writeStringField("content", text);
+                g.writeEndObject();
+            } else {
+                g.writeStringField("text", text);
+            }
+            g.writeNullField("logprobs");
+            finish(g, finish);
+            g.writeEndObject();
+            g.writeEndArray();
+        });
+    }
+
+    /** The {@code stream_options.include_usage} chunk: no choices, only usage. */
+    byte[] usageChunk(Usage usage) {
+        return sse(g -> {
+            header(g, chat ? "chat.completion.chunk" : "text_completion");
+            g.writeArrayFieldStart("choices");
+            g.writeEndArray();
+            usage(g, usage);
+        });
+    }
+
+    /** A whole non-streaming response. */
+    byte[] complete(String text, FinishReason finish, Usage usage) {
+        return json(g -> {
+            header(g, chat ? "chat.completion" : "text_completion");
+            g.writeArrayFieldStart("choices");
+            g.writeStartObject();
+            g.writeNumberField("index", 0);
+            if (chat) {
+                g.writeObjectFieldStart("message");
+                g.writeStringField("role", "assistant");
+                g.writeStringField("content", text);
+                g.writeArrayFieldStart("tool_calls");
+                g.writeEndArray();
+                g.writeEndObject();
+            } else {
+                g.writeStringField("text", text);
+            }
+            g.writeNullField("logprobs");
+            finish(g, finish);
+            g.writeEndObject();
+            g.writeEndArray();
+            usage(g, usage);
+        });
+    }
+
+    /** vLLM's {@code GET /v1/models} body. */
+    static byte[] models(List<String> servedNames, String root, int maxModelLen, long created, RequestIds ids) {
+        return json(g -> {
+            g.writeStringField("object", "list");
+            g.writeArrayFieldStart("data");
+            for (String name : servedNames) {
+                g.writeStartObject();
+                g.writeStringField("id", name);
+                g.writeStringField("object", "model");
+                g.writeNumberField("created", created);
+                g.writeStringField("owned_by", "vllm");
+                g.writeStringField("root", root);
+                g.writeNullField("parent");
+                g.writeNumberField("max_model_len", maxModelLen);
+                g.writeArrayFieldStart("permission");
+                g.writeStartObject();
+                g.writeStringField("id", ids.next("modelperm-"));
+                g.writeStringField("object", "model_permission");
+                g.writeNumberField("created", created);
+                g.writeBooleanField("allow_create_engine", false);
+                g.writeBooleanField("allow_sampling", true);
+                g.writeBooleanField("allow_logprobs", true);
+                g.writeBooleanField("allow_search_indices", false);
+                g.writeBooleanField("allow_view", true);
+                g.writeBooleanField("allow_fine_tuning", false);
+                g.writeStringField("organization", "*");
+                g.writeNullField("group");
+                g.writeBooleanField("is_blocking", false);
+                g.writeEndObject();
+                g.writeEndArray();
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+        });
+    }
+
+    private void header(JsonGenerator g, String object) throws IOException {
+        g.writeStringField("id", id);
+        g.writeStringField("object", object);
+        g.writeNumberField("created", created);
+        g.writeStringField("model", model);
+    }
+
+    private static void finish(JsonGenerator g, FinishReason finish) throws IOException {
+        if (finish == null) {
+            g.writeNullField("finish_reason");
+        } else {
+            g.writeStringField("finish_reason", finish.wireName());
+        }
+        g.writeNullField("stop_reason");
+    }
+
+    private void usage(JsonGenerator g, Usage usage) throws IOException {
+        g.writeObjectFieldStart("usage");
+        g.writeNumberField("prompt_tokens", usage.promptTokens());
+        g.writeNumberField("total_tokens", usage.totalTokens());
+        g.writeNumberField("completion_tokens", usage.completionTokens());
+        if (promptTokensDetails) {
+            g.writeObjectFieldStart("prompt_tokens_details");
+            g.writeNumberField("cached_tokens", usage.cachedTokens());
+            g.writeEndObject();
+        }
+        g.writeEndObject();
+    }
+
+    private interface Fields {
+        void write(JsonGenerator g) throws IOException;
+    }
+
+    private static byte[] sse(Fields fields) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        out.writeBytes(DATA);
+        write(out, fields);
+        out.writeBytes(END);
+        return out.toByteArray();
+    }
+
+    private static byte[] json(Fields fields) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+        write(out, fields);
+        return out.toByteArray();
+    }
+
+    private static void write(ByteArrayOutputStream out, Fields fields) {
+        try (JsonGenerator g = JSON.createGenerator(out)) {
+            g.writeStartObject();
+            fields.write(g);
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
