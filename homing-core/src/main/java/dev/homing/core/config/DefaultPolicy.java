@@ -14,6 +14,7 @@ import dev.homing.core.plugins.picker.MaxScorePicker;
 import dev.homing.core.plugins.prefix.ApproxPrefixCacheProducer;
 import dev.homing.core.plugins.prefix.PrefixCacheScorer;
 import dev.homing.core.plugins.profile.SingleProfileHandler;
+import dev.homing.core.plugins.scorer.ActiveRequestScorer;
 import dev.homing.core.plugins.scorer.KvCacheUtilizationScorer;
 import dev.homing.core.plugins.scorer.NoHitLruScorer;
 import dev.homing.core.plugins.scorer.QueueScorer;
@@ -24,8 +25,14 @@ import java.util.List;
 
 /**
  * What runs with no configuration: llm-d's built-in default (approximate prefix 3, queue 2, KV-cache utilisation 2,
- * max-score picker) plus the newcomer spreader at weight 1. The spreader scores 0.5 everywhere for a request some pod
- * already holds, so it changes nothing for warm requests and only orders where newcomers go.
+ * max-score picker) plus two scorers at weight 1 that read what the router knows exactly:
+ * <ul>
+ *   <li>the newcomer spreader ({@code no-hit-lru-scorer}): 0.5 everywhere for a request some pod already holds, so it
+ *       only orders where newcomers go;</li>
+ *   <li>{@code active-request-scorer}: this router's requests in flight per endpoint, counted at the pick. Below
+ *       saturation the queue scorer sees empty queues everywhere and cannot tell a pod running ten requests from an
+ *       idle one; this can, and it is never stale.</li>
+ * </ul>
  */
 public final class DefaultPolicy {
 
@@ -41,6 +48,7 @@ public final class DefaultPolicy {
         scorers.add(scorer(registry, ctx, QueueScorer.TYPE, 2, plugins));
         scorers.add(scorer(registry, ctx, KvCacheUtilizationScorer.TYPE, 2, plugins));
         scorers.add(scorer(registry, ctx, NoHitLruScorer.TYPE, 1, plugins));
+        scorers.add(scorer(registry, ctx, ActiveRequestScorer.TYPE, 1, plugins));
         Picker picker = (Picker) registry.create(MaxScorePicker.TYPE, null, Parameters.empty(), ctx);
         plugins.add(picker);
         ProfileHandler handler = (ProfileHandler) registry.create(SingleProfileHandler.TYPE, null, Parameters.empty(), ctx);

@@ -13,10 +13,14 @@ public record EndpointState(Endpoint endpoint, int index, EndpointMetrics metric
         return endpoint.name();
     }
 
-    /** Waiting requests: scraped, plus requests this router sent that the scrape could not have seen yet. */
+    /**
+     * Waiting requests: scraped, plus, when the endpoint was already queueing, the requests this router sent that the
+     * scrape could not have seen yet (they queue behind the others). An endpoint that was not queueing seats new
+     * requests at once, so they run rather than wait; the in-flight counters carry their load instead.
+     */
     public int waitingQueueSize() {
         int scraped = Math.max(0, metrics.waiting());
-        return creditUnreflected ? scraped + load.unreflectedRequests() : scraped;
+        return creditUnreflected && scraped > 0 ? scraped + load.unreflectedRequests() : scraped;
     }
 
     public int runningRequests() {

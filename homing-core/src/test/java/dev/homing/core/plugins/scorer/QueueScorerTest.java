@@ -48,24 +48,34 @@ class QueueScorerTest {
     }
 
     @Test
-    void requestsSentSinceTheScrapeCountAsQueued() {
+    void requestsSentSinceTheScrapeToAQueueingPodCountAsQueued() {
         EndpointPool pool = Pools.of(2);
-        scrape(pool, "pod-0", metrics(0, 0, 0));
-        scrape(pool, "pod-1", metrics(0, 0, 0));
+        scrape(pool, "pod-0", metrics(2, 8, 0));
+        scrape(pool, "pod-1", metrics(3, 8, 0));
+        pool.load("pod-0").acquire(10, 20);
         pool.load("pod-0").acquire(10, 20);
         double[] s = scorer.score(Cycles.of(pool), Pools.states(pool));
-        assertThat(s).containsExactly(0.0, 1.0);
+        assertThat(s).containsExactly(0.0, 1.0); // 2 + 2 sent since the scrape vs 3
 
-        scrape(pool, "pod-0", metrics(1, 0, 0)); // the pod now reports it itself: not counted twice
-        assertThat(pool.snapshot().get("pod-0").waitingQueueSize()).isEqualTo(1);
+        scrape(pool, "pod-0", metrics(4, 8, 0)); // the pod now reports them itself: not counted twice
+        assertThat(pool.snapshot().get("pod-0").waitingQueueSize()).isEqualTo(4);
+    }
+
+    @Test
+    void aPodThatWasNotQueueingSeatsNewRequestsSoTheyAreNotCountedAsWaiting() {
+        EndpointPool pool = Pools.of(2);
+        scrape(pool, "pod-0", metrics(0, 3, 0));
+        scrape(pool, "pod-1", metrics(0, 0, 0));
+        pool.load("pod-0").acquire(10, 20);
+        assertThat(scorer.score(Cycles.of(pool), Pools.states(pool))).containsExactly(1.0, 1.0);
     }
 
     @Test
     void withoutCreditTheScrapedValueIsAllThatCounts() {
         EndpointPool pool = new EndpointPool(false);
         pool.setEndpoints(Pools.of(2).snapshot().endpoints().stream().map(e -> e.endpoint()).toList());
-        scrape(pool, "pod-0", metrics(0, 0, 0));
-        scrape(pool, "pod-1", metrics(0, 0, 0));
+        scrape(pool, "pod-0", metrics(1, 0, 0));
+        scrape(pool, "pod-1", metrics(1, 0, 0));
         pool.load("pod-0").acquire(10, 20);
         assertThat(scorer.score(Cycles.of(pool), Pools.states(pool))).containsExactly(1.0, 1.0);
     }
