@@ -1,0 +1,153 @@
+package dev.homing.router.proxy;
+
+import dev.homing.core.director.Director;
+import dev.homing.core.director.Dispatch;
+import dev.homing.core.endpoint.EndpointState;
+import dev.homing.core.plugin.Outcome;
+import dev.homing.core.request.InferenceRequest;
+import dev.homing.core.scheduling.SchedulingException;
+import dev.homing.core.time.Ticker;
+import dev.homing.protocol.openai.ApiKind;
+import dev.homing.protocol.openai.OpenAiError;
+import dev.homing.protocol.openai.RequestFormatException;
+import dev.homing.protocol.openai.RequestParser;
+import dev.homing.protocol.openai.RoutingFields;
+import dev.homing.router.metrics.RouterMetrics;
+import dev.homing.router.scrape.EndpointCatalog;
+import io.helidon.http.Header;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.http.HttpResponse;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Serves {@code /v1/completions} and {@code /v1/chat/completions}: reads the body once, parses the routing fields in
+ * one pass, asks the director where to go, forwards the original bytes and relays the response as it arrives.
+ * Every path out of here closes the dispatch, so the load it credited is always released.
+ */
+public final class InferenceHandler {
+
+    private final Director director;
+    private final EndpointCatalog catalog;
+    private final Upstream upstream;
+    private final RouterMetrics metrics;
+    private final Ticker ticker;
+    private final int maxBodyBytes;
+    private final int maxAttempts;
+
+    public InferenceHandler(Director director, EndpointCatalog catalog, Upstream upstream, RouterMetrics metrics,
+                            Ticker ticker, int maxBodyBytes, int maxAttempts) {
+        this.director = director;
+        this.catalog = catalog;
+        this.upstream = upstream;
+        this.metrics = metrics;
+        this.ticker = ticker;
+        this.maxBodyBytes = maxBodyBytes;
+        this.maxAttempts = Math.max(1, maxAttempts);
+    }
+
+    public void handle(ApiKind api, ServerRequest req, ServerResponse res) {
+        long start = ticker.nanos();
+        byte[] body;
+        try (InputStream in = req.content().inputStream()) {
+            body = BodyReader.read(in, req.headers().contentLength().orElse(-1), maxBodyBytes);
+        } catch (BodyReader.TooLargeException e) {
+            ErrorResponses.send(res, OpenAiError.payloadTooLarge(maxBodyBytes));
+            return;
+        } catch (IOException | RuntimeException e) {
+            ErrorResponses.send(res, OpenAiError.badRequest("The request body could not be read: " + e.getMessage(), null));
+            return;
+        }
+        RoutingFields fields;
+        try {
+            fields = RequestParser.parse(api, body);
+        } catch (RequestFormatException e) {
+            metrics.rejected("", e.error().status());
+            ErrorResponses.send(res, e.error());
+            return;
+        }
+        String model = fields.model();
+        if (catalog.knownNotServed(model)) {
+            metrics.rejected(model, 404);
+            ErrorResponses.send(res, OpenAiError.modelNotFound(model));
+            return;
+        }
+        Map<String, String> headers = headers(req);
+        String requestId = headers.computeIfAbsent("x-request-id", k -> UUID.randomUUID().toString());
+        InferenceRequest request = new InferenceRequest(requestId, fields, headers);
+        String path = req.prologue().uriPath().rawPath();
+        String query = req.prologue().query().rawValue();
+        String pathAndQuery = query == null || query.isEmpty() ? path : path + "?" + query;
+
+        metrics.requestStarted(model, request.targetModel());
+        Relay.Result result = Relay.Result.NONE;
+        try {
+            result = forward(request, pathAndQuery, body, res, start);
+        } finally {
+            metrics.requestEnded(model, request.targetModel(), result.status(), (ticker.nanos() - start) / 1e9,
+                    result.usage().promptTokens(), result.usage().completionTokens(), result.usage().cachedTokens());
+        }
+    }
+
+    private Relay.Result forward(InferenceRequest request, String pathAndQuery, byte[] body, ServerResponse res,
+                                 long start) {
+        Set<String> failed = new LinkedHashSet<>();
+        String model = request.targetModel();
+        while (true) {
+            Dispatch dispatch;
+            long t0 = ticker.nanos();
+            try {
+                dispatch = director.dispatch(request,
+                        (EndpointState e) -> !failed.contains(e.name()) && catalog.serves(e.name(), model));
+                metrics.scheduled(true, (ticker.nanos() - t0) / 1e9);
+            } catch (SchedulingException e) {
+                metrics.scheduled(false, (ticker.nanos() - t0) / 1e9);
+                OpenAiError error = failed.isEmpty()
+                        ? new OpenAiError(e.status(), e.status() == 429 ? "RateLimitError" : "ServiceUnavailableError",
+                                e.getMessage(), null)
+                        : OpenAiError.serviceUnavailable("No endpoint reachable; tried " + String.join(", ", failed) + ".");
+                ErrorResponses.send(res, error);
+                return new Relay.Result(error.status(), Usage.UNKNOWN);
+            }
+            try (dispatch) {
+                EndpointState target = dispatch.target();
+                HttpResponse<InputStream> response;
+                try {
+                    response = upstream.send(target.endpoint(), "POST", pathAndQuery, request.headers(), body);
+                } catch (IOException e) {
+                    dispatch.complete(Outcome.of(Outcome.Cause.ERROR, 0));
+                    failed.add(target.name());
+                    metrics.retried(target.name());
+                    if (failed.size() >= maxAttempts) {
+                        OpenAiError error = OpenAiError.serviceUnavailable(
+                                "No endpoint reachable; tried " + String.join(", ", failed) + ".");
+                        ErrorResponses.send(res, error);
+                        return new Relay.Result(error.status(), Usage.UNKNOWN);
+                    }
+                    continue;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    dispatch.complete(Outcome.of(Outcome.Cause.CLIENT_DISCONNECT, 0));
+                    return Relay.Result.NONE;
+                }
+                return Relay.relay(response, res, dispatch, () -> metrics.firstToken(request.model(), model,
+                        (ticker.nanos() - start) / 1e9));
+            }
+        }
+    }
+
+    private static Map<String, String> headers(ServerRequest req) {
+        Map<String, String> out = new HashMap<>();
+        for (Header h : req.headers()) {
+            out.putIfAbsent(h.name().toLowerCase(Locale.ROOT), h.values());
+        }
+        return out;
+    }
+}

@@ -1,0 +1,126 @@
+package dev.homing.router.proxy;
+
+import dev.homing.core.director.Dispatch;
+import dev.homing.core.endpoint.EndpointState;
+import dev.homing.core.plugin.Outcome;
+import dev.homing.protocol.openai.OpenAiError;
+import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Copies an endpoint's response to the client as it arrives: SSE is flushed chunk by chunk, never buffered whole.
+ * A client that goes away stops the copy and closes the upstream stream, which aborts the request on the pod.
+ */
+final class Relay {
+
+    static final String DESTINATION_HEADER = "x-gateway-destination-endpoint";
+    static final String POD_HEADER = "x-homing-pod";
+    private static final Set<String> NOT_COPIED = Set.of("connection", "keep-alive", "transfer-encoding",
+            "content-length", "date", "server", "trailer", "upgrade");
+    private static final int BUFFER = 16 * 1024;
+
+    /** The status the client got (0 when none) and the usage the endpoint reported. */
+    record Result(int status, Usage usage) {
+        static final Result NONE = new Result(0, Usage.UNKNOWN);
+    }
+
+    private Relay() {
+    }
+
+    static Result relay(HttpResponse<InputStream> response, ServerResponse res, Dispatch dispatch, Runnable firstChunk) {
+        int status = response.statusCode();
+        String contentType = response.headers().firstValue("content-type").orElse("");
+        boolean sse = contentType.toLowerCase(Locale.ROOT).startsWith("text/event-stream");
+        EndpointState target = dispatch.target();
+        res.status(status);
+        for (Map.Entry<String, List<String>> h : response.headers().map().entrySet()) {
+            String name = h.getKey().toLowerCase(Locale.ROOT);
+            if (!NOT_COPIED.contains(name) && !name.startsWith(":")) {
+                res.header(h.getKey(), h.getValue().toArray(String[]::new));
+            }
+        }
+        res.header(DESTINATION_HEADER, target.endpoint().address());
+        res.header(POD_HEADER, target.name());
+        Map<String, String> extra = new LinkedHashMap<>();
+        dispatch.onHeaders(status, extra);
+        extra.forEach(res::header);
+        long length = response.headers().firstValueAsLong("content-length").orElse(-1);
+        if (!sse && length >= 0) {
+            res.contentLength(length);
+        }
+
+        UsageScanner usage = new UsageScanner(sse);
+        Outcome.Cause cause = Outcome.Cause.NATURAL;
+        try (InputStream in = response.body()) {
+            OutputStream out = res.outputStream();
+            byte[] buf = new byte[BUFFER];
+            boolean first = true;
+            while (true) {
+                int n;
+                try {
+                    n = in.read(buf);
+                } catch (IOException e) {
+                    cause = Outcome.Cause.ERROR;
+                    if (sse) {
+                        writeQuietly(out, sseError("The model server stopped mid-stream: " + e.getMessage()));
+                    }
+                    break;
+                }
+                if (n < 0) {
+                    break;
+                }
+                if (first && sse) {
+                    firstChunk.run();
+                    first = false;
+                }
+                usage.accept(buf, 0, n);
+                dispatch.onBodyChunk(buf, 0, n);
+                try {
+                    out.write(buf, 0, n);
+                    if (sse) {
+                        out.flush();
+                    }
+                } catch (IOException | UncheckedIOException e) {
+                    cause = Outcome.Cause.CLIENT_DISCONNECT;
+                    break;
+                }
+            }
+            try {
+                out.close();
+            } catch (IOException | UncheckedIOException e) {
+                if (cause == Outcome.Cause.NATURAL) {
+                    cause = Outcome.Cause.CLIENT_DISCONNECT;
+                }
+            }
+        } catch (IOException e) {
+            // closing the upstream stream failed: nothing left to do, the connection is dropped
+        }
+        Usage u = usage.usage();
+        dispatch.complete(new Outcome(cause, status, u.promptTokens(), u.completionTokens(), u.cachedTokens()));
+        return new Result(status, u);
+    }
+
+    private static byte[] sseError(String message) {
+        OpenAiError e = OpenAiError.badGateway(message);
+        return ("data: " + new String(e.toJson(), StandardCharsets.UTF_8) + "\n\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static void writeQuietly(OutputStream out, byte[] bytes) {
+        try {
+            out.write(bytes);
+            out.flush();
+        } catch (IOException | UncheckedIOException ignored) {
+            // the client is gone too
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package dev.homing.router.proxy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Reads {@code usage} from a response as its bytes pass through, without holding the stream back. For SSE it keeps
+ * only the last {@code data:} line that mentions usage (vLLM sends it in the final chunk with
+ * {@code stream_options.include_usage}); for a JSON body it keeps the body up to a limit and reads it at the end.
+ */
+public final class UsageScanner {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final byte[] USAGE = "\"usage\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NO_USAGE = "\"usage\":null".getBytes(StandardCharsets.US_ASCII);
+    private static final int MAX_JSON_BODY = 1 << 20;
+
+    private final boolean sse;
+    private final ByteArrayOutputStream line = new ByteArrayOutputStream(512);
+    private byte[] lastUsageLine;
+    private boolean overflow;
+
+    public UsageScanner(boolean sse) {
+        this.sse = sse;
+    }
+
+    public void accept(byte[] chunk, int offset, int length) {
+        if (!sse) {
+            if (!overflow && line.size() + length <= MAX_JSON_BODY) {
+                line.write(chunk, offset, length);
+            } else {
+                overflow = true;
+            }
+            return;
+        }
+        int start = offset;
+        int end = offset + length;
+        for (int i = offset; i < end; i++) {
+            if (chunk[i] == '\n') {
+                line.write(chunk, start, i - start);
+                endOfLine();
+                start = i + 1;
+            }
+        }
+        if (start < end && line.size() < MAX_JSON_BODY) {
+            line.write(chunk, start, end - start);
+        }
+    }
+
+    private void endOfLine() {
+        byte[] l = line.toByteArray();
+        line.reset();
+        if (l.length > 6 && l[0] == 'd' && startsWith(l, "data:") && contains(l, USAGE) && !contains(l, NO_USAGE)) {
+            lastUsageLine = l;
+        }
+    }
+
+    public Usage usage() {
+        byte[] json;
+        if (sse) {
+            if (lastUsageLine == null) {
+                return Usage.UNKNOWN;
+            }
+            json = java.util.Arrays.copyOfRange(lastUsageLine, 5, lastUsageLine.length);
+        } else {
+            if (overflow || line.size() == 0) {
+                return Usage.UNKNOWN;
+            }
+            json = line.toByteArray();
+        }
+        try {
+            JsonNode usage = JSON.readTree(json).path("usage");
+            if (!usage.isObject()) {
+                return Usage.UNKNOWN;
+            }
+            return new Usage(usage.path("prompt_tokens").asLong(-1), usage.path("completion_tokens").asLong(-1),
+                    usage.path("prompt_tokens_details").path("cached_tokens").asLong(-1));
+        } catch (IOException | RuntimeException e) {
+            return Usage.UNKNOWN;
+        }
+    }
+
+    private static boolean startsWith(byte[] b, String prefix) {
+        for (int i = 0; i < prefix.length(); i++) {
+            if (b[i] != prefix.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean contains(byte[] haystack, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+}

@@ -1,0 +1,163 @@
+package dev.homing.router.scrape;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.homing.core.endpoint.Endpoint;
+import dev.homing.core.endpoint.EndpointLoad;
+import dev.homing.core.endpoint.EndpointMetrics;
+import dev.homing.core.endpoint.EndpointPool;
+import dev.homing.core.endpoint.EndpointState;
+import dev.homing.core.time.Ticker;
+import dev.homing.protocol.metrics.MetricsFormatException;
+import dev.homing.protocol.metrics.MetricsText;
+import dev.homing.protocol.metrics.PrometheusTextParser;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Scrapes every endpoint's {@code /metrics} on a fixed interval (llm-d: 50 ms) and its {@code /v1/models} now and
+ * then, off the request path, and publishes the results into the pool. At most one scrape per endpoint is in flight;
+ * a slow endpoint skips ticks rather than piling up requests.
+ */
+public final class MetricsScraper implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(MetricsScraper.class.getName());
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final EndpointPool pool;
+    private final EndpointCatalog catalog;
+    private final HttpClient client;
+    private final Duration interval;
+    private final Duration timeout;
+    private final Duration modelsInterval;
+    private final Ticker ticker;
+    private final ScrapeObserver observer;
+    private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "homing-scrape-ticker");
+        t.setDaemon(true);
+        return t;
+    });
+    private final ExecutorService scrapes = Executors.newVirtualThreadPerTaskExecutor();
+
+    /** Hears every scrape's outcome (router metrics). */
+    public interface ScrapeObserver {
+        void scraped(Endpoint endpoint, boolean ok, long durationNanos);
+    }
+
+    public MetricsScraper(EndpointPool pool, EndpointCatalog catalog, HttpClient client, Duration interval,
+                          Duration timeout, Duration modelsInterval, Ticker ticker, ScrapeObserver observer) {
+        this.pool = pool;
+        this.catalog = catalog;
+        this.client = client;
+        this.interval = interval;
+        this.timeout = timeout;
+        this.modelsInterval = modelsInterval;
+        this.ticker = ticker;
+        this.observer = observer;
+    }
+
+    public void start() {
+        ticks.scheduleWithFixedDelay(this::tick, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    private void tick() {
+        try {
+            List<EndpointState> endpoints = pool.snapshot().endpoints();
+            Set<String> names = new HashSet<>();
+            for (EndpointState e : endpoints) {
+                names.add(e.name());
+                if (inFlight.add(e.name())) {
+                    scrapes.execute(() -> {
+                        try {
+                            scrapeNow(e.endpoint());
+                        } finally {
+                            inFlight.remove(e.name());
+                        }
+                    });
+                }
+            }
+            catalog.retain(names);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "scrape tick failed", e);
+        }
+    }
+
+    /** Scrapes one endpoint once, synchronously. */
+    public void scrapeNow(Endpoint endpoint) {
+        EndpointLoad load = pool.load(endpoint.name());
+        if (load == null) {
+            return;
+        }
+        long mark = load.scrapeStarted();
+        long start = ticker.nanos();
+        boolean ok = false;
+        try {
+            HttpResponse<String> res = client.send(get(endpoint, "/metrics"), HttpResponse.BodyHandlers.ofString());
+            if (res.statusCode() != 200) {
+                throw new IOException("GET /metrics answered " + res.statusCode());
+            }
+            MetricsText text = PrometheusTextParser.parse(res.body());
+            long now = ticker.nanos();
+            EndpointMetrics metrics = MetricsExtractor.extract(text,
+                    MetricNames.forEngine(endpoint.label("llm-d.ai/engine-type")), now);
+            pool.updateMetrics(endpoint.name(), metrics, mark);
+            catalog.update(endpoint.name(), s -> s.succeeded(now));
+            ok = true;
+            EndpointStatus status = catalog.status(endpoint.name());
+            if (!status.modelsKnown() || now - status.modelsFetchedNanos() >= modelsInterval.toNanos()) {
+                fetchModels(endpoint);
+            }
+        } catch (IOException | MetricsFormatException | RuntimeException e) {
+            String why = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+            catalog.update(endpoint.name(), s -> s.failed(why));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            observer.scraped(endpoint, ok, ticker.nanos() - start);
+        }
+    }
+
+    private void fetchModels(Endpoint endpoint) throws IOException, InterruptedException {
+        HttpResponse<byte[]> res = client.send(get(endpoint, "/v1/models"), HttpResponse.BodyHandlers.ofByteArray());
+        if (res.statusCode() != 200) {
+            return;
+        }
+        JsonNode data = JSON.readTree(res.body()).path("data");
+        Set<String> ids = new LinkedHashSet<>();
+        List<JsonNode> entries = new ArrayList<>();
+        for (JsonNode m : data) {
+            String id = m.path("id").asText(null);
+            if (id != null) {
+                ids.add(id);
+                entries.add(m);
+            }
+        }
+        long now = ticker.nanos();
+        catalog.update(endpoint.name(), s -> s.withModels(ids, entries, now));
+    }
+
+    private HttpRequest get(Endpoint endpoint, String path) {
+        return HttpRequest.newBuilder(URI.create("http://" + endpoint.address() + path)).timeout(timeout).GET().build();
+    }
+
+    @Override
+    public void close() {
+        ticks.shutdownNow();
+        scrapes.shutdownNow();
+    }
+}
