@@ -1,7 +1,51 @@
 package dev.homing.cli;
 
-public final class Main {
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code homing} command. */
+@Command(name = "homing", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "A KV-cache-aware router for vLLM fleets, and the simulated vLLM cluster to try it on.",
+        subcommands = {UpCommand.class, DemoCommand.class, ServeCommand.class, SimCommand.class})
+public final class Main implements Runnable {
+
+    /** Held so the level sticks: java.util.logging keeps loggers only weakly. */
+    private static final Logger HELIDON_LOG = Logger.getLogger("io.helidon");
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     public static void main(String[] args) {
-        System.out.println("homing");
+        System.exit(run(args));
+    }
+
+    /** Runs a command line and returns its exit code (tests call this). */
+    public static int run(String... args) {
+        quietLogging();
+        return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    private static void quietLogging() {
+        if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
+            System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tT %4$s %3$s: %5$s%6$s%n");
+        }
+        // Helidon announces features and channels at INFO; the commands print their own summary.
+        HELIDON_LOG.setLevel(Level.WARNING);
+    }
+
+    /** The version from the jar manifest, or "dev". */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Main.class.getPackage().getImplementationVersion();
+            return new String[] {"homing " + (v == null ? "dev" : v)};
+        }
     }
 }

@@ -1,0 +1,35 @@
+package dev.homing.cli;
+
+import dev.homing.cli.cluster.LocalCluster;
+import dev.homing.sim.engine.Preset;
+import picocli.CommandLine.Option;
+
+/** The options {@code up} and {@code demo} share: what local cluster to start. */
+final class ClusterOptions {
+
+    @Option(names = "--pods", defaultValue = "3", description = "Simulated vLLM pods to start (default: ${DEFAULT-VALUE}).")
+    int pods;
+
+    @Option(names = "--model", defaultValue = "Qwen/Qwen2.5-0.5B-Instruct",
+            description = "Model the pods serve (default: ${DEFAULT-VALUE}).")
+    String model;
+
+    @Option(names = "--preset", defaultValue = "cpu-qwen2.5-0.5b",
+            description = "Cost-model preset of the simulated pods (default: ${DEFAULT-VALUE}); see docs/SIMULATOR.md.")
+    String preset;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address everything binds (default: ${DEFAULT-VALUE}).")
+    String host;
+
+    @Option(names = "--pod-base-port", defaultValue = "0",
+            description = "First pod port; pods take consecutive ports. 0 picks free ports (default).")
+    int podBasePort;
+
+    @Option(names = "--seed", description = "Seed for pod names and simulated output (default: random).")
+    Long seed;
+
+    LocalCluster.Options toOptions(int port, int adminPort) {
+        return new LocalCluster.Options(pods, model, Preset.byName(preset), host, port, adminPort, podBasePort,
+                seed != null ? seed : System.nanoTime());
+    }
+}

@@ -1,0 +1,54 @@
+package dev.homing.cli.cluster;
+
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
+import java.util.random.RandomGenerator;
+
+/**
+ * Kubernetes-like pod names for local pods, {@code <deployment>-<pod-template-hash>-<suffix>}, so dashboards and
+ * logs read as they would in a cluster: {@code qwen2-5-0-5b-instruct-7c9d8f6b5d-x2k4p}.
+ */
+public final class PodNames {
+
+    /** Kubernetes' alphabet for generated names: no vowels, no look-alikes. */
+    private static final String ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+
+    private final String deployment;
+    private final String templateHash;
+    private final RandomGenerator random;
+    private final Set<String> used = new HashSet<>();
+
+    public PodNames(String model, RandomGenerator random) {
+        this.random = random;
+        this.deployment = deploymentName(model);
+        this.templateHash = randomString(10);
+    }
+
+    /** The deployment name for a model: its last path segment, lower-cased, non-alphanumerics as dashes. */
+    static String deploymentName(String model) {
+        String base = model.substring(model.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT);
+        String name = base.replaceAll("[^a-z0-9]+", "-").replaceAll("^-+|-+$", "");
+        if (name.isEmpty()) {
+            name = "vllm";
+        }
+        return name.length() > 40 ? name.substring(0, 40).replaceAll("-+$", "") : name;
+    }
+
+    public String next() {
+        while (true) {
+            String name = deployment + "-" + templateHash + "-" + randomString(5);
+            if (used.add(name)) {
+                return name;
+            }
+        }
+    }
+
+    private String randomString(int n) {
+        StringBuilder b = new StringBuilder(n);
+        for (int i = 0; i < n; i++) {
+            b.append(ALPHABET.charAt(random.nextInt(ALPHABET.length())));
+        }
+        return b.toString();
+    }
+}
