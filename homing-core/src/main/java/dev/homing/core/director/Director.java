@@ -70,17 +70,7 @@ public final class Director {
         RoutingPolicy p = policy;
         EndpointSnapshot snapshot = pool.snapshot();
         Cycle cycle = new Cycle(request, snapshot, ticker.nanos());
-        List<EndpointState> candidates = new ArrayList<>(snapshot.size());
-        for (EndpointState e : snapshot.endpoints()) {
-            if (eligible.test(e)) {
-                candidates.add(e);
-            }
-        }
-        if (candidates.isEmpty()) {
-            throw SchedulingException.noEndpoints(snapshot.isEmpty()
-                    ? "no endpoints available: the pool is empty"
-                    : "no endpoints available for model " + request.targetModel());
-        }
+        List<EndpointState> candidates = candidates(snapshot, request, eligible);
         for (Admitter a : p.admitters()) {
             a.admit(cycle);
         }
@@ -106,6 +96,46 @@ public final class Director {
         } finally {
             decisionLock.unlock();
         }
+    }
+
+    /**
+     * What {@link #dispatch} would decide now, without deciding it: no load is credited, no pre-request hook runs,
+     * and plugins are told it is a dry run so they change no shared state. For {@code /debug/schedule}.
+     */
+    public SchedulingResult explain(InferenceRequest request, Predicate<EndpointState> eligible)
+            throws SchedulingException {
+        RoutingPolicy p = policy;
+        EndpointSnapshot snapshot = pool.snapshot();
+        Cycle cycle = new Cycle(request, snapshot, ticker.nanos(), true);
+        List<EndpointState> candidates = candidates(snapshot, request, eligible);
+        for (DataProducer d : p.producers()) {
+            d.prepare(cycle);
+        }
+        decisionLock.lock();
+        try {
+            for (DataProducer d : p.producers()) {
+                d.produce(cycle, candidates);
+            }
+            return p.scheduler().schedule(cycle, candidates);
+        } finally {
+            decisionLock.unlock();
+        }
+    }
+
+    private static List<EndpointState> candidates(EndpointSnapshot snapshot, InferenceRequest request,
+                                                  Predicate<EndpointState> eligible) throws SchedulingException {
+        List<EndpointState> candidates = new ArrayList<>(snapshot.size());
+        for (EndpointState e : snapshot.endpoints()) {
+            if (eligible.test(e)) {
+                candidates.add(e);
+            }
+        }
+        if (candidates.isEmpty()) {
+            throw SchedulingException.noEndpoints(snapshot.isEmpty()
+                    ? "no endpoints available: the pool is empty"
+                    : "no endpoints available for model " + request.targetModel());
+        }
+        return candidates;
     }
 
     private static List<Lease> credit(Cycle cycle, SchedulingResult result) {

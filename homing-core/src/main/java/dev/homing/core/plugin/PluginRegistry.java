@@ -1,13 +1,5 @@
 package dev.homing.core.plugin;
 
-import dev.homing.core.plugins.picker.MaxScorePicker;
-import dev.homing.core.plugins.prefix.ApproxPrefixCacheProducer;
-import dev.homing.core.plugins.prefix.PrefixCacheScorer;
-import dev.homing.core.plugins.profile.SingleProfileHandler;
-import dev.homing.core.plugins.scorer.ActiveRequestScorer;
-import dev.homing.core.plugins.scorer.KvCacheUtilizationScorer;
-import dev.homing.core.plugins.scorer.NoHitLruScorer;
-import dev.homing.core.plugins.scorer.QueueScorer;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Set;
@@ -18,23 +10,10 @@ public final class PluginRegistry {
 
     private final Map<String, PluginFactory> factories = new TreeMap<>();
 
+    /** Every plugin type Homing knows, under llm-d's names. */
     public static PluginRegistry builtIn() {
         PluginRegistry r = new PluginRegistry();
-        r.register(ApproxPrefixCacheProducer.TYPE, ApproxPrefixCacheProducer::create);
-        r.register(PrefixCacheScorer.TYPE, (name, p, ctx) -> new PrefixCacheScorer(name));
-        r.register(QueueScorer.TYPE, (name, p, ctx) -> new QueueScorer(name));
-        r.register(KvCacheUtilizationScorer.TYPE, (name, p, ctx) -> new KvCacheUtilizationScorer(name));
-        r.register(NoHitLruScorer.TYPE, (name, p, ctx) -> {
-            p.string("prefixPluginType", null); // llm-d names the prefix plugin; Homing reads the shared PrefixMatch
-            p.string("prefixPluginName", null);
-            return new NoHitLruScorer(name, p.integer("lruSize", 1024));
-        });
-        r.register(ActiveRequestScorer.TYPE, (name, p, ctx) -> {
-            p.duration("requestTimeout", null); // deprecated in llm-d: requests are released when they end
-            return new ActiveRequestScorer(name, p.integer("idleThreshold", 0), p.number("maxBusyScore", 1.0));
-        });
-        r.register(MaxScorePicker.TYPE, (name, p, ctx) -> new MaxScorePicker(name, p.integer("maxNumOfEndpoints", 1)));
-        r.register(SingleProfileHandler.TYPE, (name, p, ctx) -> new SingleProfileHandler(name));
+        BuiltInPlugins.registerAll(r);
         return r;
     }
 

@@ -3,6 +3,7 @@ package dev.homing.core.scheduling;
 import dev.homing.core.endpoint.EndpointSnapshot;
 import dev.homing.core.request.InferenceRequest;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -15,12 +16,35 @@ public final class Cycle {
     private final InferenceRequest request;
     private final EndpointSnapshot snapshot;
     private final long startNanos;
+    private final boolean dryRun;
     private final Map<CycleKey<?>, Object> state = new IdentityHashMap<>();
+    private final Map<String, String> upstreamHeaders = new LinkedHashMap<>();
 
     public Cycle(InferenceRequest request, EndpointSnapshot snapshot, long startNanos) {
+        this(request, snapshot, startNanos, false);
+    }
+
+    /**
+     * @param dryRun the cycle only explains a decision ({@code /debug/schedule}): plugins must not change shared
+     *               state (rotation counters, indexes, LRUs) because of it
+     */
+    public Cycle(InferenceRequest request, EndpointSnapshot snapshot, long startNanos, boolean dryRun) {
         this.request = Objects.requireNonNull(request, "request");
         this.snapshot = Objects.requireNonNull(snapshot, "snapshot");
         this.startNanos = startNanos;
+        this.dryRun = dryRun;
+    }
+
+    public boolean isDryRun() {
+        return dryRun;
+    }
+
+    /**
+     * Headers to add to the request forwarded to the endpoint (P/D's {@code x-prefiller-host-port}, for instance);
+     * pre-request plugins write them, the proxy sends them.
+     */
+    public Map<String, String> upstreamHeaders() {
+        return upstreamHeaders;
     }
 
     public InferenceRequest request() {

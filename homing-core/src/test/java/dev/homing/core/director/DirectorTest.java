@@ -150,6 +150,25 @@ class DirectorTest {
         assertThat(pool.load("pod-0").inFlightTokens()).isZero();
     }
 
+    @Test
+    void explainingChangesNothing() throws Exception {
+        EndpointPool pool = warmedPool(3);
+        Director director = director(pool);
+        String prompt = Requests.prose(9, 100);
+        SchedulingResult first = director.explain(Requests.completion(prompt), e -> true);
+        SchedulingResult again = director.explain(Requests.completion(prompt), e -> true);
+        assertThat(again.target().name()).isEqualTo(first.target().name());
+        assertThat(pool.snapshot().endpoints()).allSatisfy(e -> assertThat(e.inFlightRequests()).isZero());
+        assertThat(first.primary().scores()).extracting(s -> s.type())
+                .containsExactly("prefix-cache-scorer", "queue-scorer", "kv-cache-utilization-scorer",
+                        "no-hit-lru-scorer", "active-request-scorer");
+        // The explained pick is the one a real dispatch then makes; and nothing was recorded for the prompt.
+        try (Dispatch d = director.dispatch(Requests.completion(prompt))) {
+            assertThat(d.target().name()).isEqualTo(first.target().name());
+            assertThat(first.primary().scores().get(0).scores()).containsOnly(0.0);
+        }
+    }
+
     private static final class FailingHook extends NamedPlugin implements PreRequest {
         FailingHook() {
             super("failing", null);

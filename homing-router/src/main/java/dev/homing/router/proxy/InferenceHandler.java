@@ -120,7 +120,8 @@ public final class InferenceHandler {
                 EndpointState target = dispatch.target();
                 HttpResponse<InputStream> response;
                 try {
-                    response = upstream.send(target.endpoint(), "POST", pathAndQuery, request.headers(), body);
+                    response = upstream.send(target.endpoint(), "POST", pathAndQuery,
+                            withPluginHeaders(request.headers(), dispatch.cycle().upstreamHeaders()), body);
                 } catch (IOException e) {
                     dispatch.complete(Outcome.of(Outcome.Cause.ERROR, 0));
                     failed.add(target.name());
@@ -141,6 +142,16 @@ public final class InferenceHandler {
                         (ticker.nanos() - start) / 1e9));
             }
         }
+    }
+
+    /** The client's headers plus those pre-request plugins set (they win: they are the router's decision). */
+    private static Map<String, String> withPluginHeaders(Map<String, String> client, Map<String, String> plugins) {
+        if (plugins.isEmpty()) {
+            return client;
+        }
+        Map<String, String> merged = new HashMap<>(client);
+        plugins.forEach((k, v) -> merged.put(k.toLowerCase(Locale.ROOT), v));
+        return merged;
     }
 
     private static Map<String, String> headers(ServerRequest req) {

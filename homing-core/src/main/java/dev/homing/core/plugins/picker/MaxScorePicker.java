@@ -46,7 +46,8 @@ public final class MaxScorePicker extends NamedPlugin implements Picker {
         for (int i = 0; i < n; i++) {
             (totals[i] >= best - TIE_EPSILON ? tier : rest).add(i);
         }
-        int start = (int) Math.floorMod(rotation.getAndIncrement(), (long) tier.size());
+        long turn = cycle.isDryRun() ? rotation.get() : rotation.getAndIncrement();
+        int start = (int) Math.floorMod(turn, (long) tier.size());
         List<EndpointState> out = new ArrayList<>(Math.min(n, maxNumOfEndpoints));
         for (int k = 0; k < tier.size() && out.size() < maxNumOfEndpoints; k++) {
             out.add(candidates.get(tier.get((start + k) % tier.size())));
