@@ -28,8 +28,13 @@ final class ClusterOptions {
     @Option(names = "--seed", description = "Seed for pod names and simulated output (default: random).")
     Long seed;
 
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "The router's EndpointPickerConfig (llm-d's format); reloaded when it changes. Default: "
+                    + "Homing's built-in profile.")
+    java.nio.file.Path config;
+
     LocalCluster.Options toOptions(int port, int adminPort) {
         return new LocalCluster.Options(pods, model, Preset.byName(preset), host, port, adminPort, podBasePort,
-                seed != null ? seed : System.nanoTime());
+                seed != null ? seed : System.nanoTime(), config);
     }
 }

@@ -1,5 +1,6 @@
 package dev.homing.cli;
 
+import dev.homing.core.config.ConfigException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import picocli.CommandLine;
@@ -8,8 +9,11 @@ import picocli.CommandLine.Command;
 /** The {@code homing} command. */
 @Command(name = "homing", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "A KV-cache-aware router for vLLM fleets, and the simulated vLLM cluster to try it on.",
-        subcommands = {UpCommand.class, DemoCommand.class, ServeCommand.class, SimCommand.class})
+        subcommands = {UpCommand.class, DemoCommand.class, ServeCommand.class, SimCommand.class, ConfigCommand.class})
 public final class Main implements Runnable {
+
+    /** Exit code for a configuration that cannot be used. */
+    static final int EXIT_CONFIG = 2;
 
     /** Held so the level sticks: java.util.logging keeps loggers only weakly. */
     private static final Logger HELIDON_LOG = Logger.getLogger("io.helidon");
@@ -24,7 +28,19 @@ public final class Main implements Runnable {
     /** Runs a command line and returns its exit code (tests call this). */
     public static int run(String... args) {
         quietLogging();
-        return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+        return new CommandLine(new Main())
+                .setCaseInsensitiveEnumValuesAllowed(true)
+                .setExecutionExceptionHandler(Main::handle)
+                .execute(args);
+    }
+
+    /** A configuration error is the user's to fix: say what and where, without a stack trace. */
+    private static int handle(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) throws Exception {
+        if (e instanceof ConfigException) {
+            cmd.getErr().println("homing: " + e.getMessage());
+            return EXIT_CONFIG;
+        }
+        throw e;
     }
 
     @Override

@@ -35,6 +35,11 @@ final class ServeCommand implements Callable<Integer> {
             description = "How often each endpoint's /metrics is read, as a Go duration (default: ${DEFAULT-VALUE}).")
     String scrapeInterval;
 
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "An EndpointPickerConfig (llm-d's format); reloaded when it changes, a broken change is "
+                    + "refused and the running config stays. Default: Homing's built-in profile.")
+    java.nio.file.Path config;
+
     @Option(names = "--no-credit-in-flight", negatable = false,
             description = "Do not add requests sent since the last scrape to the scraped queue and KV usage "
                     + "(reproduces llm-d's behaviour under bursts).")
@@ -42,11 +47,16 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        RouterOptions base = RouterOptions.defaults(StaticEndpoints.parse(endpoints));
         Duration interval = GoDuration.parse(scrapeInterval);
-        RouterOptions options = new RouterOptions(host, port, adminHost, adminPort, base.endpoints(), interval,
-                base.scrapeTimeout(), base.modelsInterval(), base.maxBodyBytes(), base.connectTimeout(),
-                base.responseTimeout(), base.maxAttempts(), !noCredit, base.seed(), base.poolName());
+        RouterOptions options = RouterOptions.defaults(StaticEndpoints.parse(endpoints)).with(o -> {
+            o.host = host;
+            o.port = port;
+            o.adminHost = adminHost;
+            o.adminPort = adminPort;
+            o.scrapeInterval = interval;
+            o.creditUnreflected = !noCredit;
+            o.configFile = config;
+        });
         try (ShutdownSignal signal = new ShutdownSignal(); RouterServer router = RouterServer.start(options)) {
             System.out.printf("homing: routing http://%s:%d -> %d endpoints; admin http://%s:%d%n",
                     host, router.port(), options.endpoints().size(), adminHost, router.adminPort());

@@ -1,23 +1,28 @@
 package dev.homing.router;
 
 import dev.homing.core.endpoint.Endpoint;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
- * How to run a router.
+ * How to run a router. Build with {@link #defaults(List)} and adjust with {@link #with(Consumer)}.
  *
- * @param scrapeInterval    how often each endpoint's metrics are read (llm-d: 50 ms)
- * @param maxBodyBytes      largest request body accepted
- * @param responseTimeout   longest wait for an endpoint's response headers
- * @param maxAttempts       endpoints to try when one cannot be reached
- * @param creditUnreflected add this router's requests sent since the last scrape to the scraped load (see
- *                          {@link dev.homing.core.endpoint.EndpointLoad})
+ * @param scrapeInterval     how often each endpoint's metrics are read (llm-d: 50 ms)
+ * @param maxBodyBytes       largest request body accepted
+ * @param responseTimeout    longest wait for an endpoint's response headers
+ * @param maxAttempts        endpoints to try when one cannot be reached
+ * @param creditUnreflected  add this router's requests sent since the last scrape to the scraped load (see
+ *                           {@link dev.homing.core.endpoint.EndpointLoad})
+ * @param configFile         an {@code EndpointPickerConfig}, or null for the built-in default
+ * @param configPollInterval how often the config file is checked for changes
  */
 public record RouterOptions(String host, int port, String adminHost, int adminPort, List<Endpoint> endpoints,
                             Duration scrapeInterval, Duration scrapeTimeout, Duration modelsInterval,
                             int maxBodyBytes, Duration connectTimeout, Duration responseTimeout, int maxAttempts,
-                            boolean creditUnreflected, long seed, String poolName) {
+                            boolean creditUnreflected, long seed, String poolName, Path configFile,
+                            Duration configPollInterval) {
 
     public RouterOptions {
         endpoints = List.copyOf(endpoints);
@@ -26,18 +31,60 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
     public static RouterOptions defaults(List<Endpoint> endpoints) {
         return new RouterOptions("127.0.0.1", 8000, "127.0.0.1", 9090, endpoints, Duration.ofMillis(50),
                 Duration.ofSeconds(1), Duration.ofSeconds(5), 32 << 20, Duration.ofSeconds(2), Duration.ofMinutes(10),
-                3, true, System.nanoTime(), "homing");
+                3, true, System.nanoTime(), "homing", null, Duration.ofSeconds(1));
     }
 
-    public RouterOptions withPorts(int apiPort, int adminApiPort) {
-        return new RouterOptions(host, apiPort, adminHost, adminApiPort, endpoints, scrapeInterval, scrapeTimeout,
-                modelsInterval, maxBodyBytes, connectTimeout, responseTimeout, maxAttempts, creditUnreflected, seed,
-                poolName);
+    /** A copy with some options changed. */
+    public RouterOptions with(Consumer<Builder> change) {
+        Builder b = new Builder(this);
+        change.accept(b);
+        return b.build();
     }
 
-    public RouterOptions withHost(String apiHost, String adminApiHost) {
-        return new RouterOptions(apiHost, port, adminApiHost, adminPort, endpoints, scrapeInterval, scrapeTimeout,
-                modelsInterval, maxBodyBytes, connectTimeout, responseTimeout, maxAttempts, creditUnreflected, seed,
-                poolName);
+    /** Mutable twin of the options, for {@link #with(Consumer)}. */
+    public static final class Builder {
+        public String host;
+        public int port;
+        public String adminHost;
+        public int adminPort;
+        public List<Endpoint> endpoints;
+        public Duration scrapeInterval;
+        public Duration scrapeTimeout;
+        public Duration modelsInterval;
+        public int maxBodyBytes;
+        public Duration connectTimeout;
+        public Duration responseTimeout;
+        public int maxAttempts;
+        public boolean creditUnreflected;
+        public long seed;
+        public String poolName;
+        public Path configFile;
+        public Duration configPollInterval;
+
+        Builder(RouterOptions o) {
+            host = o.host;
+            port = o.port;
+            adminHost = o.adminHost;
+            adminPort = o.adminPort;
+            endpoints = o.endpoints;
+            scrapeInterval = o.scrapeInterval;
+            scrapeTimeout = o.scrapeTimeout;
+            modelsInterval = o.modelsInterval;
+            maxBodyBytes = o.maxBodyBytes;
+            connectTimeout = o.connectTimeout;
+            responseTimeout = o.responseTimeout;
+            maxAttempts = o.maxAttempts;
+            creditUnreflected = o.creditUnreflected;
+            seed = o.seed;
+            poolName = o.poolName;
+            configFile = o.configFile;
+            configPollInterval = o.configPollInterval;
+        }
+
+        RouterOptions build() {
+            return new RouterOptions(host, port, adminHost, adminPort, endpoints, scrapeInterval, scrapeTimeout,
+                    modelsInterval, maxBodyBytes, connectTimeout, responseTimeout, maxAttempts, creditUnreflected, seed,
+                    poolName, configFile, configPollInterval);
+        }
     }
 }

@@ -1,8 +1,8 @@
 package dev.homing.router;
 
-import dev.homing.core.config.DefaultPolicy;
+import dev.homing.core.config.ConfigException;
+import dev.homing.core.config.ResolvedConfig;
 import dev.homing.core.director.Director;
-import dev.homing.core.director.RoutingPolicy;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.plugin.PluginContext;
 import dev.homing.core.plugin.PluginRegistry;
@@ -10,10 +10,13 @@ import dev.homing.core.plugins.prefix.ApproxPrefixCacheProducer;
 import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.OpenAiError;
 import dev.homing.router.admin.AdminHandlers;
+import dev.homing.router.config.PolicySource;
+import dev.homing.router.explain.ScheduleHandler;
 import dev.homing.router.metrics.RouterMetrics;
 import dev.homing.router.proxy.ErrorResponses;
 import dev.homing.router.proxy.InferenceHandler;
 import dev.homing.router.proxy.ModelsHandler;
+import dev.homing.router.proxy.RequestIntake;
 import dev.homing.router.proxy.Upstream;
 import dev.homing.router.scrape.EndpointCatalog;
 import dev.homing.router.scrape.MetricsScraper;
@@ -23,6 +26,9 @@ import io.helidon.webserver.http.HttpRouting;
 import java.net.http.HttpClient;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A running router: the API port (OpenAI-compatible proxy), the admin port, the scraper, and the director between
@@ -40,13 +46,19 @@ public final class RouterServer implements AutoCloseable {
     private final MetricsScraper scraper;
     private final WebServer api;
     private final WebServer admin;
+    private final PolicySource policy;
+    private final ScheduledExecutorService reloads = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "homing-config-reload");
+        t.setDaemon(true);
+        return t;
+    });
 
-    private RouterServer(RouterOptions options) {
+    private RouterServer(RouterOptions options) throws ConfigException {
         this.options = options;
         this.pool = new EndpointPool(options.creditUnreflected());
         PluginContext ctx = new PluginContext(SystemTicker.INSTANCE, new SplittableRandom(options.seed()), pool);
-        RoutingPolicy policy = DefaultPolicy.create(PluginRegistry.builtIn(), ctx);
-        this.director = new Director(pool, policy, SystemTicker.INSTANCE);
+        this.policy = PolicySource.load(options.configFile(), PluginRegistry.builtIn(), ctx);
+        this.director = new Director(pool, policy.current().policy(), SystemTicker.INSTANCE);
         this.metrics = new RouterMetrics(options.poolName(), pool, this::prefixProducers);
         this.upstream = new Upstream(options.connectTimeout(), options.responseTimeout());
         this.scrapeClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -55,8 +67,10 @@ public final class RouterServer implements AutoCloseable {
                 options.modelsInterval(), SystemTicker.INSTANCE, (e, ok, nanos) -> metrics.scraped(e, ok));
         pool.setEndpoints(options.endpoints());
 
-        InferenceHandler inference = new InferenceHandler(director, catalog, upstream, metrics, SystemTicker.INSTANCE,
-                options.maxBodyBytes(), options.maxAttempts());
+        RequestIntake intake = new RequestIntake(catalog, options.maxBodyBytes());
+        InferenceHandler inference = new InferenceHandler(director, catalog, intake, upstream, metrics,
+                SystemTicker.INSTANCE, options.maxAttempts());
+        ScheduleHandler schedule = new ScheduleHandler(director, catalog, intake);
         ModelsHandler models = new ModelsHandler(catalog);
         this.api = WebServer.builder()
                 .host(options.host()).port(options.port()).shutdownHook(false)
@@ -67,6 +81,7 @@ public final class RouterServer implements AutoCloseable {
                 .host(options.adminHost()).port(options.adminPort()).shutdownHook(false)
                 .routing(r -> {
                     adminHandlers.register(r);
+                    r.post("/debug/schedule", schedule::handle);
                     r.any((req, res) -> ErrorResponses.send(res,
                             OpenAiError.notFound("Unknown path " + req.path().path(), null)));
                 })
@@ -88,7 +103,12 @@ public final class RouterServer implements AutoCloseable {
                 });
     }
 
-    public static RouterServer start(RouterOptions options) {
+    /**
+     * Starts the router.
+     *
+     * @throws ConfigException when the config file cannot be used; nothing is left running
+     */
+    public static RouterServer start(RouterOptions options) throws ConfigException {
         RouterServer s = new RouterServer(options);
         try {
             s.admin.start();
@@ -96,6 +116,10 @@ public final class RouterServer implements AutoCloseable {
             s.api.start();
             requireListening(s.api, options.host(), options.port(), "API");
             s.scraper.start();
+            if (options.configFile() != null) {
+                s.reloads.scheduleWithFixedDelay(s::reload, options.configPollInterval().toNanos(),
+                        options.configPollInterval().toNanos(), TimeUnit.NANOSECONDS);
+            }
             return s;
         } catch (RuntimeException e) {
             s.close();
@@ -109,6 +133,19 @@ public final class RouterServer implements AutoCloseable {
             throw new IllegalStateException("the router's " + what + " port could not listen on " + host + ":" + port
                     + " (in use?)");
         }
+    }
+
+    private void reload() {
+        try {
+            metrics.configReloaded(policy.reload(director));
+        } catch (RuntimeException e) {
+            System.getLogger(RouterServer.class.getName()).log(System.Logger.Level.WARNING, "config reload failed", e);
+        }
+    }
+
+    /** The configuration running now. */
+    public ResolvedConfig config() {
+        return policy.current();
     }
 
     private List<ApproxPrefixCacheProducer> prefixProducers() {
@@ -144,6 +181,7 @@ public final class RouterServer implements AutoCloseable {
 
     @Override
     public void close() {
+        reloads.shutdownNow();
         api.stop();
         admin.stop();
         scraper.close();

@@ -1,5 +1,6 @@
 package dev.homing.cli.cluster;
 
+import dev.homing.core.config.ConfigException;
 import dev.homing.core.endpoint.Endpoint;
 import dev.homing.core.endpoint.EndpointState;
 import dev.homing.router.RouterOptions;
@@ -22,9 +23,10 @@ public final class LocalCluster implements AutoCloseable {
      * @param podBasePort first pod port (pods take consecutive ports), or 0 for free ports
      * @param port        router API port, 0 for a free one
      * @param adminPort   router admin port, 0 for a free one
+     * @param config      the router's EndpointPickerConfig, or null for the default
      */
     public record Options(int pods, String model, Preset preset, String host, int port, int adminPort,
-                          int podBasePort, long seed) {
+                          int podBasePort, long seed, java.nio.file.Path config) {
         public Options {
             if (pods < 1) {
                 throw new IllegalArgumentException("--pods must be at least 1, got " + pods);
@@ -47,7 +49,8 @@ public final class LocalCluster implements AutoCloseable {
         this.router = router;
     }
 
-    public static LocalCluster start(Options o) {
+    /** @throws ConfigException when the router's config file cannot be used; nothing is left running */
+    public static LocalCluster start(Options o) throws ConfigException {
         PodNames names = new PodNames(o.model(), new SplittableRandom(o.seed()));
         List<Pod> pods = new ArrayList<>();
         try {
@@ -65,12 +68,18 @@ public final class LocalCluster implements AutoCloseable {
                 pods.add(new Pod(name, o.host(), pod.port(), pod));
             }
             List<Endpoint> endpoints = pods.stream().map(p -> new Endpoint(p.name(), p.host(), p.port())).toList();
-            RouterOptions ro = RouterOptions.defaults(endpoints).withHost(o.host(), o.host()).withPorts(o.port(), o.adminPort());
+            RouterOptions ro = RouterOptions.defaults(endpoints).with(x -> {
+                x.host = o.host();
+                x.adminHost = o.host();
+                x.port = o.port();
+                x.adminPort = o.adminPort();
+                x.configFile = o.config();
+            });
             RouterServer router = RouterServer.start(ro);
             LocalCluster cluster = new LocalCluster(pods, router);
             cluster.awaitScraped(Duration.ofSeconds(10));
             return cluster;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | ConfigException e) {
             pods.forEach(p -> p.server().close());
             throw e;
         }

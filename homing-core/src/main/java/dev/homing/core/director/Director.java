@@ -102,7 +102,7 @@ public final class Director {
      * What {@link #dispatch} would decide now, without deciding it: no load is credited, no pre-request hook runs,
      * and plugins are told it is a dry run so they change no shared state. For {@code /debug/schedule}.
      */
-    public SchedulingResult explain(InferenceRequest request, Predicate<EndpointState> eligible)
+    public Decision explain(InferenceRequest request, Predicate<EndpointState> eligible)
             throws SchedulingException {
         RoutingPolicy p = policy;
         EndpointSnapshot snapshot = pool.snapshot();
@@ -116,7 +116,7 @@ public final class Director {
             for (DataProducer d : p.producers()) {
                 d.produce(cycle, candidates);
             }
-            return p.scheduler().schedule(cycle, candidates);
+            return new Decision(cycle, p.scheduler().schedule(cycle, candidates));
         } finally {
             decisionLock.unlock();
         }

@@ -5,7 +5,7 @@ import static dev.homing.core.fixtures.Pools.scrape;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.homing.core.config.DefaultPolicy;
+import dev.homing.core.config.DefaultConfig;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.endpoint.EndpointState;
 import dev.homing.core.fixtures.FakeTicker;
@@ -31,8 +31,8 @@ class DirectorTest {
 
     private static Director director(EndpointPool pool) {
         FakeTicker ticker = new FakeTicker();
-        RoutingPolicy policy = DefaultPolicy.create(PluginRegistry.builtIn(),
-                new PluginContext(ticker, new SplittableRandom(1), pool));
+        RoutingPolicy policy = DefaultConfig.resolve(PluginRegistry.builtIn(),
+                new PluginContext(ticker, new SplittableRandom(1), pool)).policy();
         return new Director(pool, policy, ticker);
     }
 
@@ -155,8 +155,8 @@ class DirectorTest {
         EndpointPool pool = warmedPool(3);
         Director director = director(pool);
         String prompt = Requests.prose(9, 100);
-        SchedulingResult first = director.explain(Requests.completion(prompt), e -> true);
-        SchedulingResult again = director.explain(Requests.completion(prompt), e -> true);
+        SchedulingResult first = director.explain(Requests.completion(prompt), e -> true).result();
+        SchedulingResult again = director.explain(Requests.completion(prompt), e -> true).result();
         assertThat(again.target().name()).isEqualTo(first.target().name());
         assertThat(pool.snapshot().endpoints()).allSatisfy(e -> assertThat(e.inFlightRequests()).isZero());
         assertThat(first.primary().scores()).extracting(s -> s.type())

@@ -39,6 +39,25 @@ public final class RequestParser {
         }
     }
 
+    /** Whether a JSON object body has this top-level field; false for anything that is not a JSON object. */
+    public static boolean hasTopLevelField(byte[] body, String field) {
+        try (JsonParser p = JSON.createParser(body)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return false;
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                if (p.currentName().equals(field)) {
+                    return true;
+                }
+                p.nextToken();
+                p.skipChildren();
+            }
+            return false;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** The state of one pass. */
     private static final class Reading {
         private final ApiKind api;

@@ -109,6 +109,14 @@ class RequestParserTest {
     }
 
     @Test
+    void findsTopLevelFieldsOnly() {
+        assertThat(RequestParser.hasTopLevelField("{\"model\":\"m\",\"messages\":[]}".getBytes(), "messages")).isTrue();
+        assertThat(RequestParser.hasTopLevelField("{\"x\":{\"messages\":1},\"prompt\":\"p\"}".getBytes(), "messages")).isFalse();
+        assertThat(RequestParser.hasTopLevelField("[1]".getBytes(), "messages")).isFalse();
+        assertThat(RequestParser.hasTopLevelField("{bad".getBytes(), "messages")).isFalse();
+    }
+
+    @Test
     void errorJsonHasTheOpenAiShape() {
         String json = new String(OpenAiError.modelNotFound("x\"y").toJson(), StandardCharsets.UTF_8);
         assertThat(json).isEqualTo(

@@ -4,6 +4,7 @@ import dev.homing.core.endpoint.Endpoint;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.endpoint.EndpointState;
 import dev.homing.core.plugins.prefix.ApproxPrefixCacheProducer;
+import dev.homing.router.config.PolicySource;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
@@ -45,6 +46,7 @@ public final class RouterMetrics {
     private final Counter schedulerAttempts;
     private final Counter scrapeErrors;
     private final Counter retries;
+    private final Counter configReloads;
 
     public RouterMetrics(String poolName, EndpointPool pool, Supplier<List<ApproxPrefixCacheProducer>> prefixProducers) {
         this.poolName = poolName;
@@ -78,6 +80,9 @@ public final class RouterMetrics {
                 .help("Requests sent to another endpoint because the first could not be reached.")
                 .labelNames("pod").register(registry);
 
+        configReloads = Counter.builder().name("homing_config_reloads_total")
+                .help("Config file changes seen, by outcome: applied, or refused (the running config stayed).")
+                .labelNames("result").register(registry);
         GaugeWithCallback.builder().name("inference_pool_ready_pods")
                 .help("The number of ready pods in the inference server pool.").labelNames("name")
                 .callback(cb -> cb.call(ready(pool), poolName)).register(registry);
@@ -169,6 +174,12 @@ public final class RouterMetrics {
     public void scraped(Endpoint endpoint, boolean ok) {
         if (!ok) {
             scrapeErrors.labelValues(endpoint.name()).inc();
+        }
+    }
+
+    public void configReloaded(PolicySource.Reload outcome) {
+        if (outcome != PolicySource.Reload.UNCHANGED) {
+            configReloads.labelValues(outcome == PolicySource.Reload.APPLIED ? "applied" : "refused").inc();
         }
     }
 

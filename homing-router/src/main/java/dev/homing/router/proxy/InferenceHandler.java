@@ -1,5 +1,6 @@
 package dev.homing.router.proxy;
 
+import dev.homing.core.director.Decision;
 import dev.homing.core.director.Director;
 import dev.homing.core.director.Dispatch;
 import dev.homing.core.endpoint.EndpointState;
@@ -9,12 +10,9 @@ import dev.homing.core.scheduling.SchedulingException;
 import dev.homing.core.time.Ticker;
 import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.OpenAiError;
-import dev.homing.protocol.openai.RequestFormatException;
-import dev.homing.protocol.openai.RequestParser;
-import dev.homing.protocol.openai.RoutingFields;
+import dev.homing.router.explain.DecisionJson;
 import dev.homing.router.metrics.RouterMetrics;
 import dev.homing.router.scrape.EndpointCatalog;
-import io.helidon.http.Header;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
@@ -25,7 +23,6 @@ import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 
 /**
  * Serves {@code /v1/completions} and {@code /v1/chat/completions}: reads the body once, parses the routing fields in
@@ -34,54 +31,39 @@ import java.util.UUID;
  */
 public final class InferenceHandler {
 
+    /** Ask for the decision to come back as a response header of the same name (compact JSON). */
+    public static final String EXPLAIN_HEADER = "x-homing-explain";
+
     private final Director director;
     private final EndpointCatalog catalog;
     private final Upstream upstream;
     private final RouterMetrics metrics;
     private final Ticker ticker;
-    private final int maxBodyBytes;
+    private final RequestIntake intake;
     private final int maxAttempts;
 
-    public InferenceHandler(Director director, EndpointCatalog catalog, Upstream upstream, RouterMetrics metrics,
-                            Ticker ticker, int maxBodyBytes, int maxAttempts) {
+    public InferenceHandler(Director director, EndpointCatalog catalog, RequestIntake intake, Upstream upstream,
+                            RouterMetrics metrics, Ticker ticker, int maxAttempts) {
         this.director = director;
         this.catalog = catalog;
+        this.intake = intake;
         this.upstream = upstream;
         this.metrics = metrics;
         this.ticker = ticker;
-        this.maxBodyBytes = maxBodyBytes;
         this.maxAttempts = Math.max(1, maxAttempts);
     }
 
     public void handle(ApiKind api, ServerRequest req, ServerResponse res) {
         long start = ticker.nanos();
-        byte[] body;
-        try (InputStream in = req.content().inputStream()) {
-            body = BodyReader.read(in, req.headers().contentLength().orElse(-1), maxBodyBytes);
-        } catch (BodyReader.TooLargeException e) {
-            ErrorResponses.send(res, OpenAiError.payloadTooLarge(maxBodyBytes));
-            return;
-        } catch (IOException | RuntimeException e) {
-            ErrorResponses.send(res, OpenAiError.badRequest("The request body could not be read: " + e.getMessage(), null));
+        RequestIntake.Result in = intake.read(api, req);
+        if (in.error() != null) {
+            metrics.rejected("", in.error().status());
+            ErrorResponses.send(res, in.error());
             return;
         }
-        RoutingFields fields;
-        try {
-            fields = RequestParser.parse(api, body);
-        } catch (RequestFormatException e) {
-            metrics.rejected("", e.error().status());
-            ErrorResponses.send(res, e.error());
-            return;
-        }
-        String model = fields.model();
-        if (catalog.knownNotServed(model)) {
-            metrics.rejected(model, 404);
-            ErrorResponses.send(res, OpenAiError.modelNotFound(model));
-            return;
-        }
-        Map<String, String> headers = headers(req);
-        String requestId = headers.computeIfAbsent("x-request-id", k -> UUID.randomUUID().toString());
-        InferenceRequest request = new InferenceRequest(requestId, fields, headers);
+        InferenceRequest request = in.request();
+        byte[] body = in.body();
+        String model = request.model();
         String path = req.prologue().uriPath().rawPath();
         String query = req.prologue().query().rawValue();
         String pathAndQuery = query == null || query.isEmpty() ? path : path + "?" + query;
@@ -138,6 +120,9 @@ public final class InferenceHandler {
                     dispatch.complete(Outcome.of(Outcome.Cause.CLIENT_DISCONNECT, 0));
                     return Relay.Result.NONE;
                 }
+                if ("true".equalsIgnoreCase(request.header(EXPLAIN_HEADER))) {
+                    res.header(EXPLAIN_HEADER, DecisionJson.compact(new Decision(dispatch.cycle(), dispatch.result())));
+                }
                 return Relay.relay(response, res, dispatch, () -> metrics.firstToken(request.model(), model,
                         (ticker.nanos() - start) / 1e9));
             }
@@ -152,13 +137,5 @@ public final class InferenceHandler {
         Map<String, String> merged = new HashMap<>(client);
         plugins.forEach((k, v) -> merged.put(k.toLowerCase(Locale.ROOT), v));
         return merged;
-    }
-
-    private static Map<String, String> headers(ServerRequest req) {
-        Map<String, String> out = new HashMap<>();
-        for (Header h : req.headers()) {
-            out.putIfAbsent(h.name().toLowerCase(Locale.ROOT), h.values());
-        }
-        return out;
     }
 }

@@ -28,9 +28,7 @@ class BadInputIT {
 
     @BeforeAll
     static void start() {
-        cluster = TestCluster.start(1, b -> b, o -> new RouterOptions(o.host(), o.port(), o.adminHost(), o.adminPort(),
-                o.endpoints(), o.scrapeInterval(), o.scrapeTimeout(), o.modelsInterval(), 4096, o.connectTimeout(),
-                o.responseTimeout(), o.maxAttempts(), o.creditUnreflected(), o.seed(), o.poolName()));
+        cluster = TestCluster.start(1, b -> b, o -> o.with(x -> x.maxBodyBytes = 4096));
     }
 
     @AfterAll
@@ -96,7 +94,7 @@ class BadInputIT {
             deadPort = s.getLocalPort();
         }
         RouterOptions o = RouterOptions.defaults(List.of(new Endpoint("gone-0", "127.0.0.1", deadPort),
-                new Endpoint("gone-1", "127.0.0.1", deadPort))).withPorts(0, 0);
+                new Endpoint("gone-1", "127.0.0.1", deadPort))).with(x -> { x.port = 0; x.adminPort = 0; });
         try (RouterServer router = RouterServer.start(o); HttpJson http = new HttpJson()) {
             HttpResponse<String> res = http.post("http://127.0.0.1:" + router.port() + "/v1/completions",
                     "{\"model\":\"" + TestCluster.MODEL + "\",\"prompt\":\"hi\"}");

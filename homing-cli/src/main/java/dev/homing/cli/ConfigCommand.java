@@ -1,0 +1,66 @@
+package dev.homing.cli;
+
+import dev.homing.core.config.ConfigParser;
+import dev.homing.core.config.ConfigResolver;
+import dev.homing.core.config.DefaultConfig;
+import dev.homing.core.config.ResolvedConfig;
+import dev.homing.core.endpoint.EndpointPool;
+import dev.homing.core.plugin.PluginContext;
+import dev.homing.core.plugin.PluginRegistry;
+import dev.homing.router.SystemTicker;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code homing config}: work with EndpointPickerConfig files without serving. */
+@Command(name = "config", mixinStandardHelpOptions = true,
+        description = "Check EndpointPickerConfig files (llm-d's format) without serving.",
+        subcommands = {ConfigCommand.Check.class, ConfigCommand.Default.class})
+final class ConfigCommand implements Runnable {
+
+    @Override
+    public void run() {
+        new picocli.CommandLine(this).usage(System.out);
+    }
+
+    /** {@code homing config check FILE}. */
+    @Command(name = "check", mixinStandardHelpOptions = true,
+            description = "Validate a config and print the profiles it resolves to, with every default filled in. "
+                    + "Exit 0 when it can be used, 2 with the offending line when not.")
+    static final class Check implements Callable<Integer> {
+
+        @Parameters(paramLabel = "FILE", description = "The EndpointPickerConfig YAML file.")
+        Path file;
+
+        @Override
+        public Integer call() throws Exception {
+            String text;
+            try {
+                text = Files.readString(file, StandardCharsets.UTF_8);
+            } catch (java.io.IOException e) {
+                System.err.println("homing: " + file + ": cannot be read: " + e.getMessage());
+                return Main.EXIT_CONFIG;
+            }
+            ResolvedConfig r = new ConfigResolver(PluginRegistry.builtIn()).resolve(ConfigParser.parse(text, file.toString()),
+                    new PluginContext(SystemTicker.INSTANCE, new SplittableRandom(0), new EndpointPool()));
+            System.out.println(file + ": OK (" + r.config().apiVersion() + ")");
+            System.out.print(r.describe());
+            return 0;
+        }
+    }
+
+    /** {@code homing config default}. */
+    @Command(name = "default", mixinStandardHelpOptions = true,
+            description = "Print the config Homing runs when given none; a starting point for your own.")
+    static final class Default implements Callable<Integer> {
+        @Override
+        public Integer call() {
+            System.out.print(DefaultConfig.text());
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,355 @@
+package dev.homing.core.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.homing.core.director.PolicyAssembler;
+import dev.homing.core.director.RoutingPolicy;
+import dev.homing.core.plugin.DataProducer;
+import dev.homing.core.plugin.Filter;
+import dev.homing.core.plugin.Parameters;
+import dev.homing.core.plugin.Picker;
+import dev.homing.core.plugin.Plugin;
+import dev.homing.core.plugin.PluginConfigException;
+import dev.homing.core.plugin.PluginContext;
+import dev.homing.core.plugin.PluginRegistry;
+import dev.homing.core.plugin.ProfileHandler;
+import dev.homing.core.plugin.Scorer;
+import dev.homing.core.plugins.picker.MaxScorePicker;
+import dev.homing.core.plugins.prefix.ApproxPrefixCacheProducer;
+import dev.homing.core.plugins.prefix.PrefixCacheScorer;
+import dev.homing.core.plugins.profile.SingleProfileHandler;
+import dev.homing.core.scheduling.SchedulerProfile;
+import dev.homing.core.scheduling.WeightedScorer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Turns a parsed {@link EndpointPickerConfig} into running plugins and a {@link RoutingPolicy}, with llm-d's
+ * auto-defaults: a {@code default} profile of every filter, scorer and picker when none is given; weight 1 for a scorer
+ * without one; {@code max-score-picker} for a profile without a picker; {@code single-profile-handler} for a single
+ * profile without a handler; the approximate prefix producer for a {@code prefix-cache-scorer} nothing else feeds.
+ * Older forms llm-d still reads load unchanged: approximate-index parameters written on {@code prefix-cache-scorer}
+ * move to the producer it implies.
+ */
+public final class ConfigResolver {
+
+    /** Parameters that older configs wrote on {@code prefix-cache-scorer}; they belong to its producer. */
+    private static final Set<String> APPROX_PARAMS = Set.of("autoTune", "blockSize", "blockSizeTokens",
+            "maxPrefixBlocksToMatch", "maxPrefixTokensToMatch", "lruCapacityPerServer", "maxIndexedBlocks");
+    private static final String PRODUCER_LINK = "prefixMatchInfoProducerName";
+    private static final Set<String> KNOWN_GATES = Set.of("flowControl", "prepareDataPlugins", "experimentalDatalayer",
+            "dataLayer");
+    private static final Pattern PARAMETER = Pattern.compile("parameters? '([^']+)'");
+
+    private final PluginRegistry registry;
+
+    public ConfigResolver(PluginRegistry registry) {
+        this.registry = registry;
+    }
+
+    public ResolvedConfig resolve(EndpointPickerConfig config, PluginContext base) throws ConfigException {
+        return resolve(config, base, null);
+    }
+
+    /**
+     * @param previous the configuration running now, or null: plugins whose type and parameters are unchanged are
+     *                 kept, so learned state (prefix indexes, LRUs) survives a reload
+     */
+    public ResolvedConfig resolve(EndpointPickerConfig config, PluginContext base, ResolvedConfig previous)
+            throws ConfigException {
+        return new Resolution(config, base, previous).run();
+    }
+
+    /** The state of resolving one config. */
+    private final class Resolution {
+        private final EndpointPickerConfig config;
+        private final String src;
+        private final ResolvedConfig previous;
+        private final Map<String, Plugin> plugins = new LinkedHashMap<>();
+        private final Map<String, ResolvedConfig.Spec> specs = new HashMap<>();
+        private final List<String> autoAdded = new ArrayList<>();
+        private final List<String> warnings = new ArrayList<>();
+        private final PluginContext ctx;
+
+        Resolution(EndpointPickerConfig config, PluginContext base, ResolvedConfig previous) {
+            this.config = config;
+            this.src = config.source();
+            this.previous = previous;
+            this.ctx = new PluginContext(base.ticker(), base.random(), base.pool(),
+                    name -> Optional.ofNullable(plugins.get(name)));
+        }
+
+        ResolvedConfig run() throws ConfigException {
+            if (config.apiVersion().equals(EndpointPickerConfig.LEGACY_API_VERSION)) {
+                warnings.add("apiVersion " + EndpointPickerConfig.LEGACY_API_VERSION + " is deprecated; use "
+                        + EndpointPickerConfig.API_VERSION);
+            }
+            for (String gate : config.featureGates()) {
+                if (!KNOWN_GATES.contains(gate)) {
+                    warnings.add("unknown feature gate '" + gate + "' ignored");
+                }
+            }
+            Map<String, String> producerOf = createPlugins();
+            linkPrefixScorers(producerOf);
+            List<ResolvedConfig.Profile> described = new ArrayList<>();
+            List<SchedulerProfile> profiles = profiles(described);
+            ProfileHandler handler = handler(profiles.size());
+            String detector = checkReferences();
+            RoutingPolicy policy = PolicyAssembler.assemble(handler, profiles, plugins.values());
+            return new ResolvedConfig(config, policy, plugins, specs, described, handler.name(), detector,
+                    autoAdded, warnings);
+        }
+
+        /** Creates every declared plugin in order; returns, per prefix scorer, the producer it reads. */
+        private Map<String, String> createPlugins() throws ConfigException {
+            Map<String, String> producerOf = new LinkedHashMap<>();
+            for (PluginSpec spec : config.plugins()) {
+                if (plugins.containsKey(spec.name())) {
+                    throw new ConfigException(src, spec.line(), "two plugins are named '" + spec.name()
+                            + "'; give one a 'name'");
+                }
+                JsonNode params = ConfigNodes.toJson(spec.parameters());
+                if (spec.type().equals(PrefixCacheScorer.TYPE) && params.isObject()) {
+                    params = splitPrefixScorer(spec, (ObjectNode) params.deepCopy(), producerOf);
+                } else if (spec.type().equals(PrefixCacheScorer.TYPE)) {
+                    producerOf.put(spec.name(), ApproxPrefixCacheProducer.TYPE);
+                }
+                add(spec, params);
+            }
+            return producerOf;
+        }
+
+        /**
+         * Takes a prefix scorer's link to its producer and any legacy index parameters off it: the link is checked
+         * once every plugin exists, the parameters become an auto-added approximate producer.
+         */
+        private JsonNode splitPrefixScorer(PluginSpec spec, ObjectNode params, Map<String, String> producerOf)
+                throws ConfigException {
+            String link = params.hasNonNull(PRODUCER_LINK) ? params.get(PRODUCER_LINK).asText() : null;
+            params.remove(PRODUCER_LINK);
+            ObjectNode legacy = JsonNodeFactory.instance.objectNode();
+            for (String key : APPROX_PARAMS) {
+                if (params.has(key)) {
+                    legacy.set(key, params.remove(key));
+                }
+            }
+            String producer = link != null ? link : ApproxPrefixCacheProducer.TYPE;
+            producerOf.put(spec.name(), producer);
+            if (!legacy.isEmpty()) {
+                if (link != null || config.plugins().stream().anyMatch(p -> p.name().equals(producer))) {
+                    throw new ConfigException(src, spec.line(), "plugin '" + spec.name() + "': index parameters "
+                            + fieldNames(legacy) + " belong on its producer '" + producer + "'");
+                }
+                add(new PluginSpec(producer, ApproxPrefixCacheProducer.TYPE, null, spec.line()), legacy);
+                autoAdded.add(producer);
+            }
+            return params;
+        }
+
+        private void linkPrefixScorers(Map<String, String> producerOf) throws ConfigException {
+            for (Map.Entry<String, String> e : producerOf.entrySet()) {
+                String producer = e.getValue();
+                Plugin p = plugins.get(producer);
+                if (p == null && producer.equals(ApproxPrefixCacheProducer.TYPE)) {
+                    add(new PluginSpec(producer, producer, null, 0), JsonNodeFactory.instance.objectNode());
+                    autoAdded.add(producer);
+                } else if (!(p instanceof DataProducer)) {
+                    PluginSpec scorer = config.plugins().stream().filter(s -> s.name().equals(e.getKey())).findFirst()
+                            .orElseThrow();
+                    throw new ConfigException(src, scorer.line(), "plugin '" + e.getKey() + "': its "
+                            + PRODUCER_LINK + " '" + producer + "' " + (p == null ? "is not a plugin" : "produces no prefix matches")
+                            + "; producers: " + names(DataProducer.class));
+                }
+            }
+        }
+
+        private void add(PluginSpec spec, JsonNode params) throws ConfigException {
+            ResolvedConfig.Spec effective = new ResolvedConfig.Spec(spec.type(), params);
+            Plugin kept = previous == null ? null : previous.plugins().get(spec.name());
+            if (kept != null && effective.equals(previous.specs().get(spec.name()))) {
+                plugins.put(spec.name(), kept);
+            } else {
+                plugins.put(spec.name(), create(spec, params));
+            }
+            specs.put(spec.name(), effective);
+        }
+
+        private Plugin create(PluginSpec spec, JsonNode params) throws ConfigException {
+            if (!registry.has(spec.type())) {
+                throw new ConfigException(src, spec.line(), "unknown plugin type '" + spec.type() + "'; known types: "
+                        + String.join(", ", registry.types()));
+            }
+            try {
+                return registry.create(spec.type(), spec.name(), Parameters.of(params), ctx);
+            } catch (PluginConfigException e) {
+                throw new ConfigException(src, parameterLine(spec, e.getMessage()), "plugin '" + spec.name() + "' ("
+                        + spec.type() + "): " + e.getMessage());
+            }
+        }
+
+        private List<SchedulerProfile> profiles(List<ResolvedConfig.Profile> described) throws ConfigException {
+            List<ProfileSpec> specs = config.schedulingProfiles();
+            if (specs.isEmpty()) {
+                List<PluginRefSpec> all = new ArrayList<>();
+                for (Map.Entry<String, Plugin> e : plugins.entrySet()) {
+                    if (e.getValue() instanceof Filter || e.getValue() instanceof Scorer || e.getValue() instanceof Picker) {
+                        all.add(new PluginRefSpec(e.getKey(), null, 0));
+                    }
+                }
+                specs = List.of(new ProfileSpec("default", all, 0));
+            }
+            List<SchedulerProfile> out = new ArrayList<>();
+            Set<String> names = new java.util.HashSet<>();
+            for (ProfileSpec ps : specs) {
+                if (!names.add(ps.name())) {
+                    throw new ConfigException(src, ps.line(), "two scheduling profiles are named '" + ps.name() + "'");
+                }
+                out.add(profile(ps, described));
+            }
+            return out;
+        }
+
+        private SchedulerProfile profile(ProfileSpec ps, List<ResolvedConfig.Profile> described) throws ConfigException {
+            List<Filter> filters = new ArrayList<>();
+            List<WeightedScorer> scorers = new ArrayList<>();
+            List<ResolvedConfig.Weighted> weights = new ArrayList<>();
+            List<String> others = new ArrayList<>();
+            Picker picker = null;
+            for (PluginRefSpec ref : ps.plugins()) {
+                Plugin p = plugins.get(ref.pluginRef());
+                if (p == null) {
+                    throw new ConfigException(src, ref.line(), "profile '" + ps.name() + "' refers to '" + ref.pluginRef()
+                            + "', which is not a plugin; plugins: " + String.join(", ", plugins.keySet()));
+                }
+                if (ref.weight() != null && !(p instanceof Scorer)) {
+                    throw new ConfigException(src, ref.line(), "profile '" + ps.name() + "': '" + ref.pluginRef()
+                            + "' is not a scorer, so it takes no weight");
+                }
+                if (p instanceof Picker pk) {
+                    if (picker != null) {
+                        throw new ConfigException(src, ref.line(), "profile '" + ps.name() + "' has two pickers: '"
+                                + picker.name() + "' and '" + pk.name() + "'");
+                    }
+                    picker = pk;
+                }
+                if (p instanceof Filter f) {
+                    filters.add(f);
+                }
+                if (p instanceof Scorer s) {
+                    double w = ref.weight() == null ? 1.0 : ref.weight();
+                    if (!(w >= 0) || Double.isInfinite(w)) {
+                        throw new ConfigException(src, ref.line(), "profile '" + ps.name() + "': weight of '"
+                                + ref.pluginRef() + "' must be a finite number >= 0, got " + ref.weight());
+                    }
+                    scorers.add(new WeightedScorer(s, w));
+                    weights.add(new ResolvedConfig.Weighted(s.name(), s.type(), w));
+                }
+                if (!(p instanceof Picker || p instanceof Filter || p instanceof Scorer)) {
+                    others.add(p.name());
+                }
+            }
+            if (picker == null) {
+                picker = defaultPicker();
+            }
+            described.add(new ResolvedConfig.Profile(ps.name(), filters.stream().map(Plugin::name).toList(), weights,
+                    picker.name(), others));
+            return new SchedulerProfile(ps.name(), filters, scorers, picker);
+        }
+
+        private Picker defaultPicker() throws ConfigException {
+            Plugin existing = plugins.get(MaxScorePicker.TYPE);
+            if (existing instanceof Picker p) {
+                return p;
+            }
+            add(new PluginSpec(MaxScorePicker.TYPE, MaxScorePicker.TYPE, null, 0), JsonNodeFactory.instance.objectNode());
+            autoAdded.add(MaxScorePicker.TYPE);
+            return (Picker) plugins.get(MaxScorePicker.TYPE);
+        }
+
+        private ProfileHandler handler(int profiles) throws ConfigException {
+            List<ProfileHandler> handlers = plugins.values().stream().filter(ProfileHandler.class::isInstance)
+                    .map(ProfileHandler.class::cast).toList();
+            if (handlers.size() > 1) {
+                throw new ConfigException(src, 0, "more than one profile handler: "
+                        + String.join(", ", handlers.stream().map(Plugin::name).toList()));
+            }
+            if (handlers.size() == 1) {
+                return handlers.get(0);
+            }
+            if (profiles > 1) {
+                throw new ConfigException(src, config.schedulingProfiles().get(0).line(), profiles
+                        + " scheduling profiles need a profile handler that says which to run "
+                        + "(disagg-profile-handler, for instance); single-profile-handler takes one profile");
+            }
+            add(new PluginSpec(SingleProfileHandler.TYPE, SingleProfileHandler.TYPE, null, 0),
+                    JsonNodeFactory.instance.objectNode());
+            autoAdded.add(SingleProfileHandler.TYPE);
+            return (ProfileHandler) plugins.get(SingleProfileHandler.TYPE);
+        }
+
+        /** Every other pluginRef must name a plugin; returns the saturation detector's name, if any. */
+        private String checkReferences() throws ConfigException {
+            PluginRefSpec detector = config.saturationDetector();
+            if (detector == null && config.flowControl() != null) {
+                detector = config.flowControl().saturationDetector();
+            }
+            if (detector != null) {
+                requirePlugin(detector, "saturationDetector");
+            }
+            if (config.dataLayer() != null) {
+                for (DataLayerSpec.Source s : config.dataLayer().sources()) {
+                    requirePlugin(s.source(), "a dataLayer source");
+                    for (PluginRefSpec x : s.extractors()) {
+                        requirePlugin(x, "a dataLayer extractor");
+                    }
+                }
+                if (config.dataLayer().discovery() != null) {
+                    requirePlugin(config.dataLayer().discovery(), "dataLayer discovery");
+                }
+            }
+            if (config.parser() != null) {
+                requirePlugin(config.parser(), "parser");
+            }
+            return detector == null ? null : detector.pluginRef();
+        }
+
+        private void requirePlugin(PluginRefSpec ref, String where) throws ConfigException {
+            if (!plugins.containsKey(ref.pluginRef())) {
+                throw new ConfigException(src, ref.line(), where + " refers to '" + ref.pluginRef()
+                        + "', which is not a plugin; plugins: " + String.join(", ", plugins.keySet()));
+            }
+        }
+
+        private String names(Class<?> type) {
+            List<String> n = plugins.entrySet().stream().filter(e -> type.isInstance(e.getValue())).map(Map.Entry::getKey).toList();
+            return n.isEmpty() ? "(none)" : String.join(", ", n);
+        }
+
+        /** The line of the parameter an error names, else the plugin's. */
+        private int parameterLine(PluginSpec spec, String message) {
+            Matcher m = PARAMETER.matcher(message);
+            if (m.find() && spec.parameters() instanceof ConfigNode.Mapping params) {
+                ConfigNode.Entry e = params.entries().get(m.group(1));
+                if (e != null) {
+                    return e.keyLine();
+                }
+            }
+            return spec.line();
+        }
+    }
+
+    private static Set<String> fieldNames(ObjectNode node) {
+        Set<String> names = new TreeSet<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+}

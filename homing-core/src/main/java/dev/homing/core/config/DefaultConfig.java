@@ -1,0 +1,47 @@
+package dev.homing.core.config;
+
+import dev.homing.core.plugin.PluginContext;
+import dev.homing.core.plugin.PluginRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * What runs with no configuration, written as a config file ({@code homing-default.yaml}) and loaded like any other:
+ * llm-d's built-in default (approximate prefix 3, queue 2, KV-cache utilisation 2, max-score picker) plus two
+ * scorers at weight 1 that read what the router knows exactly:
+ * <ul>
+ *   <li>the newcomer spreader ({@code no-hit-lru-scorer}): 0.5 everywhere for a request some pod already holds, so it
+ *       only orders where newcomers go;</li>
+ *   <li>{@code active-request-scorer}: this router's requests in flight per endpoint, counted at the pick. Below
+ *       saturation the queue scorer sees empty queues everywhere and cannot tell a pod running ten requests from an
+ *       idle one; this can, and it is never stale.</li>
+ * </ul>
+ */
+public final class DefaultConfig {
+
+    public static final String RESOURCE = "homing-default.yaml";
+
+    private DefaultConfig() {
+    }
+
+    public static String text() {
+        try (InputStream in = DefaultConfig.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException(RESOURCE + " is missing from the jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static ResolvedConfig resolve(PluginRegistry registry, PluginContext ctx) {
+        try {
+            return new ConfigResolver(registry).resolve(ConfigParser.parse(text(), RESOURCE), ctx);
+        } catch (ConfigException e) {
+            throw new IllegalStateException("the built-in default config is broken: " + e.getMessage(), e);
+        }
+    }
+}

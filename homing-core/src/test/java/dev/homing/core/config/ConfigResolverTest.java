@@ -1,0 +1,112 @@
+package dev.homing.core.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.homing.core.fixtures.FakeTicker;
+import dev.homing.core.fixtures.Pools;
+import dev.homing.core.plugin.PluginContext;
+import dev.homing.core.plugin.PluginRegistry;
+import dev.homing.core.plugins.prefix.ApproxPrefixCacheProducer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class ConfigResolverTest {
+
+    static final PluginContext CTX = new PluginContext(new FakeTicker(), new SplittableRandom(1), Pools.of(2));
+
+    static ResolvedConfig resolve(String yaml) throws ConfigException {
+        return new ConfigResolver(PluginRegistry.builtIn()).resolve(ConfigParser.parse(yaml, "test.yaml"), CTX);
+    }
+
+    static String resource(String name) throws IOException {
+        try (InputStream in = ConfigResolverTest.class.getResourceAsStream("/configs/llm-d/" + name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void llmdHelmDefaultResolvesToThreeTwoTwoWithLlmdsDefaults() throws Exception {
+        ResolvedConfig r = resolve(resource("helm-default.yaml"));
+        assertThat(r.profiles()).hasSize(1);
+        ResolvedConfig.Profile p = r.profiles().get(0);
+        assertThat(p.name()).isEqualTo("default");
+        assertThat(p.scorers()).containsExactly(
+                new ResolvedConfig.Weighted("queue-scorer", "queue-scorer", 2),
+                new ResolvedConfig.Weighted("kv-cache-utilization-scorer", "kv-cache-utilization-scorer", 2),
+                new ResolvedConfig.Weighted("prefix-cache-scorer", "prefix-cache-scorer", 3));
+        assertThat(p.picker()).isEqualTo("max-score-picker");
+        assertThat(r.profileHandler()).isEqualTo("single-profile-handler");
+        assertThat(r.autoAdded()).containsExactlyInAnyOrder("approx-prefix-cache-producer", "max-score-picker",
+                "single-profile-handler");
+        assertThat(r.policy().producers()).singleElement().isInstanceOf(ApproxPrefixCacheProducer.class);
+        assertThat(r.warnings()).anyMatch(w -> w.contains("deprecated"));
+        assertThat(r.describe()).contains("scorers: queue-scorer x2, kv-cache-utilization-scorer x2, prefix-cache-scorer x3")
+                .contains("picker:  max-score-picker (default)");
+    }
+
+    @Test
+    void homingDefaultIsLlmdsPlusTwoExactLoadScorers() {
+        ResolvedConfig r = DefaultConfig.resolve(PluginRegistry.builtIn(), CTX);
+        assertThat(r.profiles().get(0).scorers()).extracting(ResolvedConfig.Weighted::name, ResolvedConfig.Weighted::weight)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("prefix-cache-scorer", 3.0),
+                        org.assertj.core.groups.Tuple.tuple("queue-scorer", 2.0),
+                        org.assertj.core.groups.Tuple.tuple("kv-cache-utilization-scorer", 2.0),
+                        org.assertj.core.groups.Tuple.tuple("no-hit-lru-scorer", 1.0),
+                        org.assertj.core.groups.Tuple.tuple("active-request-scorer", 1.0));
+    }
+
+    @Test
+    void noProfilesMeansOneDefaultProfileOfEveryFilterScorerAndPicker() throws Exception {
+        ResolvedConfig r = resolve("""
+                apiVersion: llm-d.ai/v1alpha1
+                kind: EndpointPickerConfig
+                plugins:
+                - type: queue-scorer
+                - type: kv-cache-utilization-scorer
+                """);
+        assertThat(r.profiles().get(0).scorers()).extracting(ResolvedConfig.Weighted::weight).containsExactly(1.0, 1.0);
+    }
+
+    @Test
+    void legacyIndexParametersOnThePrefixScorerMoveToItsProducer() throws Exception {
+        ResolvedConfig r = resolve("""
+                apiVersion: llm-d.ai/v1alpha1
+                kind: EndpointPickerConfig
+                plugins:
+                - type: prefix-cache-scorer
+                  parameters:
+                    maxPrefixBlocksToMatch: 8
+                    lruCapacityPerServer: 100
+                """);
+        assertThat(r.specs().get("approx-prefix-cache-producer").parameters().path("maxPrefixBlocksToMatch").asInt())
+                .isEqualTo(8);
+        assertThat(r.autoAdded()).contains("approx-prefix-cache-producer");
+    }
+
+    @Test
+    void aReloadKeepsPluginsWhoseConfigIsUnchanged() throws Exception {
+        String base = """
+                apiVersion: llm-d.ai/v1alpha1
+                kind: EndpointPickerConfig
+                plugins:
+                - type: prefix-cache-scorer
+                - type: queue-scorer
+                schedulingProfiles:
+                - name: default
+                  plugins:
+                  - pluginRef: prefix-cache-scorer
+                    weight: %s
+                  - pluginRef: queue-scorer
+                """;
+        ConfigResolver resolver = new ConfigResolver(PluginRegistry.builtIn());
+        ResolvedConfig first = resolver.resolve(ConfigParser.parse(base.formatted(3), "a.yaml"), CTX);
+        ResolvedConfig second = resolver.resolve(ConfigParser.parse(base.formatted(5), "a.yaml"), CTX, first);
+        assertThat(second.plugins().get("approx-prefix-cache-producer"))
+                .isSameAs(first.plugins().get("approx-prefix-cache-producer"));
+        assertThat(second.profiles().get(0).scorers().get(0).weight()).isEqualTo(5);
+    }
+}
