@@ -73,6 +73,7 @@ public final class RequestParser {
         private int promptOffset = -1;
         private int promptLength;
         private int tokenCount = -1;
+        private boolean pendingStringEnd;
 
         Reading(ApiKind api, byte[] body, JsonParser p) {
             this.api = api;
@@ -85,6 +86,7 @@ public final class RequestParser {
                 throw RequestFormatException.badRequest("The request body must be a JSON object.", null);
             }
             while (p.nextToken() == JsonToken.FIELD_NAME) {
+                endPendingString();
                 String field = p.currentName();
                 JsonToken value = p.nextToken();
                 switch (field) {
@@ -111,6 +113,7 @@ public final class RequestParser {
                     default -> p.skipChildren();
                 }
             }
+            endPendingString();
             if (p.nextToken() != null) {
                 throw RequestFormatException.badRequest("The request body has data after its JSON object.", null);
             }
@@ -151,7 +154,8 @@ public final class RequestParser {
             int start = offset();
             if (value == JsonToken.VALUE_STRING) {
                 shape = PromptShape.TEXT;
-                record(start, stringEnd(start));
+                promptOffset = start;
+                pendingStringEnd = true; // found from the next token: Jackson skips the text, we need not scan it
                 return;
             }
             if (value != JsonToken.START_ARRAY) {
@@ -261,16 +265,20 @@ public final class RequestParser {
             return (int) location;
         }
 
-        /** The offset just past the closing quote of the string starting at {@code start}, found without decoding it. */
-        private int stringEnd(int start) {
-            int i = start + 1;
-            while (true) {
-                byte b = body[i];
-                if (b == '"') {
-                    return i + 1;
-                }
-                i += b == '\\' ? 2 : 1;
+        /**
+         * Ends a prompt string whose end was left open: Jackson has skipped its text to reach the next token, so the
+         * closing quote is the last byte before that token, its comma and white space.
+         */
+        private void endPendingString() throws IOException {
+            if (!pendingStringEnd) {
+                return;
             }
+            pendingStringEnd = false;
+            int i = offset(p.currentTokenLocation().getByteOffset()) - 1;
+            while (body[i] != '"') {
+                i--; // white space and the comma between members
+            }
+            promptLength = i + 1 - promptOffset;
         }
 
         private String string(JsonToken value, String field) throws IOException, RequestFormatException {

@@ -1,5 +1,6 @@
 package dev.homing.core.plugins.prefix;
 
+import dev.homing.core.collect.LongKeyMap;
 import dev.homing.core.endpoint.EndpointState;
 import java.util.HashMap;
 import java.util.List;
@@ -19,7 +20,7 @@ public final class ApproxPrefixIndex {
 
     private final long maxEntries;
     private final ReentrantLock lock = new ReentrantLock();
-    private final Map<Long, Entry> byHash = new HashMap<>();
+    private final LongKeyMap<Entry> byHash = new LongKeyMap<>(1024);
     private final Map<String, Holder> holders = new HashMap<>();
     private final Entry global = Entry.sentinel();
     private long size;
