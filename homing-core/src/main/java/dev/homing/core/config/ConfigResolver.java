@@ -14,6 +14,8 @@ import dev.homing.core.plugin.PluginConfigException;
 import dev.homing.core.plugin.PluginContext;
 import dev.homing.core.plugin.PluginRegistry;
 import dev.homing.core.plugin.ProfileHandler;
+import dev.homing.core.plugin.ReferencesPlugins;
+import dev.homing.core.plugin.SaturationDetector;
 import dev.homing.core.plugin.Scorer;
 import dev.homing.core.plugins.picker.MaxScorePicker;
 import dev.homing.core.plugins.prefix.ApproxPrefixCacheProducer;
@@ -48,7 +50,9 @@ public final class ConfigResolver {
     private static final String PRODUCER_LINK = "prefixMatchInfoProducerName";
     private static final Set<String> KNOWN_GATES = Set.of("flowControl", "prepareDataPlugins", "experimentalDatalayer",
             "dataLayer");
-    private static final Pattern PARAMETER = Pattern.compile("parameters? '([^']+)'");
+    private static final Pattern PARAMETER = Pattern.compile("parameters? '([^'.]+)");
+    /** llm-d's default saturation detector, for admission and pool saturation. */
+    private static final String DEFAULT_DETECTOR = "utilization-detector";
 
     private final PluginRegistry registry;
 
@@ -100,6 +104,7 @@ public final class ConfigResolver {
             }
             Map<String, String> producerOf = createPlugins();
             linkPrefixScorers(producerOf);
+            resolveReferences();
             List<ResolvedConfig.Profile> described = new ArrayList<>();
             List<SchedulerProfile> profiles = profiles(described);
             ProfileHandler handler = handler(profiles.size());
@@ -193,6 +198,22 @@ public final class ConfigResolver {
             } catch (PluginConfigException e) {
                 throw new ConfigException(src, parameterLine(spec, e.getMessage()), "plugin '" + spec.name() + "' ("
                         + spec.type() + "): " + e.getMessage());
+            }
+        }
+
+        /** Plugins that name others by parameter resolve them now that all exist, so a wrong name fails here. */
+        private void resolveReferences() throws ConfigException {
+            for (Map.Entry<String, Plugin> e : plugins.entrySet()) {
+                if (e.getValue() instanceof ReferencesPlugins r) {
+                    try {
+                        r.resolveReferences(plugins);
+                    } catch (PluginConfigException ex) {
+                        PluginSpec spec = config.plugins().stream().filter(p -> p.name().equals(e.getKey()))
+                                .findFirst().orElse(new PluginSpec(e.getKey(), r.type(), null, 0));
+                        throw new ConfigException(src, parameterLine(spec, ex.getMessage()), "plugin '" + e.getKey()
+                                + "' (" + r.type() + "): " + ex.getMessage());
+                    }
+                }
             }
         }
 
@@ -304,6 +325,20 @@ public final class ConfigResolver {
             }
             if (detector != null) {
                 requirePlugin(detector, "saturationDetector");
+                if (!(plugins.get(detector.pluginRef()) instanceof SaturationDetector)) {
+                    throw new ConfigException(src, detector.line(), "saturationDetector refers to '"
+                            + detector.pluginRef() + "', which is not a saturation detector; detectors: "
+                            + names(SaturationDetector.class));
+                }
+            } else if (registry.has(DEFAULT_DETECTOR)) {
+                Plugin declared = plugins.values().stream().filter(SaturationDetector.class::isInstance).findFirst()
+                        .orElse(null);
+                if (declared == null) {
+                    add(new PluginSpec(DEFAULT_DETECTOR, DEFAULT_DETECTOR, null, 0), JsonNodeFactory.instance.objectNode());
+                    autoAdded.add(DEFAULT_DETECTOR);
+                    return DEFAULT_DETECTOR;
+                }
+                return declared.name();
             }
             if (config.dataLayer() != null) {
                 for (DataLayerSpec.Source s : config.dataLayer().sources()) {

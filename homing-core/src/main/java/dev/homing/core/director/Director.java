@@ -10,7 +10,6 @@ import dev.homing.core.plugin.PreRequest;
 import dev.homing.core.request.InferenceRequest;
 import dev.homing.core.scheduling.Cycle;
 import dev.homing.core.scheduling.PrefixMatch;
-import dev.homing.core.scheduling.ProfileResult;
 import dev.homing.core.scheduling.SchedulingException;
 import dev.homing.core.scheduling.SchedulingResult;
 import dev.homing.core.time.Ticker;
@@ -30,9 +29,6 @@ import java.util.function.Predicate;
  * throughput. Expensive per-request work (hashing the prompt) runs before the lock.
  */
 public final class Director {
-
-    /** A profile whose target is credited too, as llm-d does for disaggregated prefill. */
-    public static final String PREFILL_PROFILE = "prefill";
 
     private final EndpointPool pool;
     private final Ticker ticker;
@@ -141,9 +137,9 @@ public final class Director {
     private static List<Lease> credit(Cycle cycle, SchedulingResult result) {
         List<Lease> leases = new ArrayList<>(2);
         leases.add(lease(cycle, result.target()));
-        ProfileResult prefill = result.profile(PREFILL_PROFILE);
-        if (prefill != null && prefill.target() != null && !result.primaryProfile().equals(PREFILL_PROFILE)) {
-            leases.add(lease(cycle, prefill.target()));
+        EndpointState prefill = result.prefillTarget();
+        if (prefill != null) {
+            leases.add(lease(cycle, prefill));
         }
         return leases;
     }

@@ -2,11 +2,14 @@ package dev.homing.core.scheduling;
 
 import dev.homing.core.endpoint.EndpointState;
 import dev.homing.core.plugin.ProfileHandler;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Runs a profile handler and its profiles over the candidates (llm-d's scheduler): the handler picks profiles in
@@ -45,14 +48,29 @@ public final class Scheduler {
         }
         Map<String, ProfileResult> results = new LinkedHashMap<>();
         Map<String, ProfileResult> view = Collections.unmodifiableMap(results);
+        Set<String> ran = new HashSet<>();
+        SchedulingException firstFailure = null;
         // Each round runs at least one new profile, so the loop ends; the bound guards a handler that repeats itself.
         for (int round = 0; round <= profiles.size(); round++) {
-            List<SchedulerProfile> next = handler.pick(cycle, profiles, view);
+            List<SchedulerProfile> next = new ArrayList<>(handler.pick(cycle, profiles, view));
+            next.removeIf(p -> ran.contains(p.name()));
             if (next.isEmpty()) {
+                if (results.isEmpty() && firstFailure != null) {
+                    throw firstFailure;
+                }
                 return handler.processResults(cycle, view);
             }
             for (SchedulerProfile p : next) {
-                results.put(p.name(), p.run(cycle, candidates));
+                ran.add(p.name());
+                try {
+                    results.put(p.name(), p.run(cycle, candidates));
+                } catch (SchedulingException e) {
+                    // As llm-d: a profile that finds nobody (a prefill stage, say) leaves no result; the handler
+                    // decides what that means for the request.
+                    if (firstFailure == null) {
+                        firstFailure = e;
+                    }
+                }
             }
         }
         throw new IllegalStateException("profile handler " + handler.name() + " did not stop picking profiles");

@@ -5,14 +5,32 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** All profile results of one cycle and which of them decides where the request goes. */
-public record SchedulingResult(Map<String, ProfileResult> profiles, String primaryProfile) {
+/**
+ * All profile results of one cycle, which of them decides where the request goes, and which (if any) chose where its
+ * prompt is prefilled in disaggregated serving: that endpoint computes the prompt's KV too, so it is credited load
+ * and recorded as holding the prefix.
+ *
+ * @param prefillProfile the profile whose target prefills remotely, or null
+ */
+public record SchedulingResult(Map<String, ProfileResult> profiles, String primaryProfile, String prefillProfile) {
 
     public SchedulingResult {
         profiles = Collections.unmodifiableMap(new LinkedHashMap<>(profiles));
         if (!profiles.containsKey(primaryProfile)) {
             throw new IllegalArgumentException("primary profile " + primaryProfile + " has no result");
         }
+        if (prefillProfile != null && (prefillProfile.equals(primaryProfile) || !profiles.containsKey(prefillProfile))) {
+            prefillProfile = null;
+        }
+    }
+
+    public SchedulingResult(Map<String, ProfileResult> profiles, String primaryProfile) {
+        this(profiles, primaryProfile, null);
+    }
+
+    /** Where the prompt is prefilled when that is not the target itself, or null. */
+    public EndpointState prefillTarget() {
+        return prefillProfile == null ? null : profiles.get(prefillProfile).target();
     }
 
     public ProfileResult primary() {

@@ -41,11 +41,54 @@ class ConfigResolverTest {
         assertThat(p.picker()).isEqualTo("max-score-picker");
         assertThat(r.profileHandler()).isEqualTo("single-profile-handler");
         assertThat(r.autoAdded()).containsExactlyInAnyOrder("approx-prefix-cache-producer", "max-score-picker",
-                "single-profile-handler");
+                "single-profile-handler", "utilization-detector");
+        assertThat(r.saturationDetector()).isEqualTo("utilization-detector");
         assertThat(r.policy().producers()).singleElement().isInstanceOf(ApproxPrefixCacheProducer.class);
         assertThat(r.warnings()).anyMatch(w -> w.contains("deprecated"));
         assertThat(r.describe()).contains("scorers: queue-scorer x2, kv-cache-utilization-scorer x2, prefix-cache-scorer x3")
                 .contains("picker:  max-score-picker (default)");
+    }
+
+    @Test
+    void pdConfigsOfBothEraResolveToPrefillAndDecodeProfiles() throws Exception {
+        for (String file : new String[] {"pd.yaml", "pd-legacy.yaml"}) {
+            ResolvedConfig r = resolve(resource(file));
+            assertThat(r.profileHandler()).as(file).isEqualTo("disagg-profile-handler");
+            assertThat(r.profiles()).as(file).extracting(ResolvedConfig.Profile::name).containsExactly("prefill", "decode");
+            ResolvedConfig.Profile prefill = r.profiles().get(0);
+            assertThat(prefill.filters()).containsExactly("prefill-filter");
+            assertThat(prefill.scorers()).extracting(ResolvedConfig.Weighted::name, ResolvedConfig.Weighted::weight)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("prefix-cache-scorer", 2.0),
+                            org.assertj.core.groups.Tuple.tuple("queue-scorer", 1.0));
+            assertThat(prefill.picker()).isEqualTo("max-score-picker");
+            assertThat(r.profiles().get(1).filters()).containsExactly("decode-filter");
+            assertThat(r.plugins()).containsKey("prefix-based-pd-decider");
+            assertThat(r.policy().producers()).singleElement().isInstanceOf(ApproxPrefixCacheProducer.class);
+        }
+        assertThat(resolve(resource("pd.yaml")).specs().get("approx-prefix-cache-producer").parameters()
+                .path("maxPrefixTokensToMatch").asInt()).isEqualTo(4096);
+        assertThat(resolve(resource("pd-legacy.yaml")).specs().get("approx-prefix-cache-producer").parameters()
+                .path("maxPrefixBlocksToMatch").asInt()).isEqualTo(256);
+    }
+
+    @Test
+    void aDeciderNamedButNotDeclaredIsAConfigErrorAtTheHandler() {
+        assertThatThrownBy(() -> resolve("""
+                apiVersion: llm-d.ai/v1alpha1
+                kind: EndpointPickerConfig
+                plugins:
+                - type: decode-filter
+                - type: disagg-profile-handler
+                  parameters:
+                    deciders:
+                      prefill: no-such-decider
+                schedulingProfiles:
+                - name: decode
+                  plugins:
+                  - pluginRef: decode-filter
+                """)).isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("test.yaml:7: plugin 'disagg-profile-handler' (disagg-profile-handler):")
+                .hasMessageContaining("no-such-decider");
     }
 
     @Test

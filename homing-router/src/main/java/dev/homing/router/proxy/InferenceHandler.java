@@ -6,6 +6,7 @@ import dev.homing.core.director.Dispatch;
 import dev.homing.core.endpoint.EndpointState;
 import dev.homing.core.plugin.Outcome;
 import dev.homing.core.request.InferenceRequest;
+import dev.homing.core.request.RouterOwnedHeaders;
 import dev.homing.core.scheduling.SchedulingException;
 import dev.homing.core.time.Ticker;
 import dev.homing.protocol.openai.ApiKind;
@@ -129,12 +130,13 @@ public final class InferenceHandler {
         }
     }
 
-    /** The client's headers plus those pre-request plugins set (they win: they are the router's decision). */
+    /**
+     * The client's headers without those only the router may set, plus those pre-request plugins set (P/D's
+     * prefiller address, for instance).
+     */
     private static Map<String, String> withPluginHeaders(Map<String, String> client, Map<String, String> plugins) {
-        if (plugins.isEmpty()) {
-            return client;
-        }
         Map<String, String> merged = new HashMap<>(client);
+        merged.keySet().removeIf(RouterOwnedHeaders::owned);
         plugins.forEach((k, v) -> merged.put(k.toLowerCase(Locale.ROOT), v));
         return merged;
     }

@@ -10,9 +10,7 @@ import dev.homing.core.plugin.PreRequest;
 import dev.homing.core.scheduling.Cycle;
 import dev.homing.core.scheduling.CycleKey;
 import dev.homing.core.scheduling.PrefixMatch;
-import dev.homing.core.scheduling.ProfileResult;
 import dev.homing.core.scheduling.SchedulingResult;
-import dev.homing.core.director.Director;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -141,9 +139,9 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
             return;
         }
         record(result.target(), hashes);
-        ProfileResult prefill = result.profile(Director.PREFILL_PROFILE);
-        if (prefill != null && prefill.target() != null && prefill.target() != result.target()) {
-            record(prefill.target(), hashes);
+        EndpointState prefill = result.prefillTarget();
+        if (prefill != null && prefill != result.target()) {
+            record(prefill, hashes);
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.homing.core.plugins.scorer;
 
-import dev.homing.core.director.Director;
 import dev.homing.core.endpoint.EndpointState;
 import dev.homing.core.plugin.NamedPlugin;
 import dev.homing.core.plugin.PluginConfigException;
@@ -10,7 +9,6 @@ import dev.homing.core.plugin.ScorerCategory;
 import dev.homing.core.scheduling.Cycle;
 import dev.homing.core.scheduling.CycleKey;
 import dev.homing.core.scheduling.PrefixMatch;
-import dev.homing.core.scheduling.ProfileResult;
 import dev.homing.core.scheduling.SchedulingResult;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -92,9 +90,8 @@ public final class NoHitLruScorer extends NamedPlugin implements Scorer, PreRequ
         }
         synchronized (lru) {
             lru.put(result.target().name(), Boolean.TRUE);
-            ProfileResult prefill = result.profile(Director.PREFILL_PROFILE);
-            if (prefill != null && prefill.target() != null) {
-                lru.put(prefill.target().name(), Boolean.TRUE);
+            if (result.prefillTarget() != null) {
+                lru.put(result.prefillTarget().name(), Boolean.TRUE);
             }
         }
     }

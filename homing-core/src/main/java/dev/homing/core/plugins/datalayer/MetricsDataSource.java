@@ -1,0 +1,31 @@
+package dev.homing.core.plugins.datalayer;
+
+import dev.homing.core.plugin.Parameters;
+import dev.homing.core.plugin.Plugin;
+import dev.homing.core.plugin.PluginContext;
+
+/**
+ * llm-d's {@code metrics-data-source}: polls every endpoint's Prometheus metrics at
+ * {@code scheme://host:port/path} ({@code http}, {@code /metrics}; TLS certificates not verified unless
+ * {@code insecureSkipVerify: false}). The router's scraper reads these settings; the plugin itself does no I/O.
+ */
+public record MetricsDataSource(String name, String scheme, String path, boolean insecureSkipVerify)
+        implements Plugin {
+
+    public static final String TYPE = "metrics-data-source";
+
+    public MetricsDataSource {
+        name = HttpSource.nameOr(name, TYPE);
+        HttpSource.check(scheme, path);
+    }
+
+    public static MetricsDataSource create(String name, Parameters p, PluginContext ctx) {
+        return new MetricsDataSource(name, p.string("scheme", "http"), p.string("path", "/metrics"),
+                p.bool("insecureSkipVerify", true));
+    }
+
+    @Override
+    public String type() {
+        return TYPE;
+    }
+}

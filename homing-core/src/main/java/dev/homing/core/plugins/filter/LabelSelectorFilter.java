@@ -1,0 +1,50 @@
+package dev.homing.core.plugins.filter;
+
+import dev.homing.core.endpoint.EndpointState;
+import dev.homing.core.plugin.Filter;
+import dev.homing.core.plugin.NamedPlugin;
+import dev.homing.core.plugin.Parameters;
+import dev.homing.core.plugin.PluginContext;
+import dev.homing.core.scheduling.Cycle;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * llm-d's {@code label-selector-filter} (deprecated alias {@code by-label-selector}, which keeps reporting its old
+ * type, as llm-d's does): keeps the endpoints whose labels match a Kubernetes label selector; may keep none.
+ */
+public final class LabelSelectorFilter extends NamedPlugin implements Filter {
+
+    public static final String TYPE = "label-selector-filter";
+    public static final String DEPRECATED_TYPE = "by-label-selector";
+
+    private final LabelSelector selector;
+
+    public LabelSelectorFilter(String type, String name, LabelSelector selector) {
+        super(type, name);
+        this.selector = selector;
+    }
+
+    public static LabelSelectorFilter create(String name, Parameters p, PluginContext ctx) {
+        return new LabelSelectorFilter(TYPE, name, LabelSelector.parse(p));
+    }
+
+    public static LabelSelectorFilter createDeprecated(String name, Parameters p, PluginContext ctx) {
+        return new LabelSelectorFilter(DEPRECATED_TYPE, name, LabelSelector.parse(p));
+    }
+
+    public LabelSelector selector() {
+        return selector;
+    }
+
+    @Override
+    public List<EndpointState> filter(Cycle cycle, List<EndpointState> candidates) {
+        List<EndpointState> kept = new ArrayList<>(candidates.size());
+        for (EndpointState e : candidates) {
+            if (selector.matches(e.endpoint().labels())) {
+                kept.add(e);
+            }
+        }
+        return kept;
+    }
+}

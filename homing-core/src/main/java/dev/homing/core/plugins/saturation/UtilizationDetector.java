@@ -1,0 +1,126 @@
+package dev.homing.core.plugins.saturation;
+
+import dev.homing.core.endpoint.EndpointMetrics;
+import dev.homing.core.endpoint.EndpointState;
+import dev.homing.core.plugin.Filter;
+import dev.homing.core.plugin.NamedPlugin;
+import dev.homing.core.plugin.Parameters;
+import dev.homing.core.plugin.PluginConfigException;
+import dev.homing.core.plugin.PluginContext;
+import dev.homing.core.plugin.SaturationDetector;
+import dev.homing.core.scheduling.Cycle;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * llm-d's {@code utilization-detector} (the default detector), from scraped telemetry. An endpoint's saturation is its
+ * most constrained resource, {@code max(q/queueDepthThreshold, kv/kvCacheUtilThreshold)}; the pool's is the mean over
+ * endpoints. Metrics older than {@code metricsStalenessThreshold} (200 ms) or never scraped count as fully saturated
+ * (1.0), so a scrape outage stalls shedding rather than admitting blind; {@code stalenessPolicy: ignore} leaves such
+ * endpoints out of the mean instead (0 when all are stale).
+ *
+ * <p>As a filter it drops stale endpoints and those at or past {@code queueDepthThreshold · (1 + headroom)} waiting
+ * requests or {@code min(1, kvCacheUtilThreshold · (1 + headroom))} KV usage; if that drops everyone, it keeps
+ * everyone (the scorers then pick the least bad). Defaults: queue 5, KV 0.8, headroom 0.
+ *
+ * <p>The queue and KV values are Homing's: scraped, plus the requests and prompt tokens this router sent since the
+ * scrape (llm-d's later scrape-lag compensation, done by {@link EndpointState}).
+ */
+public final class UtilizationDetector extends NamedPlugin implements SaturationDetector, Filter {
+
+    public static final String TYPE = "utilization-detector";
+
+    /** What a stale endpoint contributes to pool saturation. */
+    public enum StalenessPolicy { SATURATED, IGNORE }
+
+    private final int queueDepthThreshold;
+    private final double kvCacheUtilThreshold;
+    private final long stalenessNanos;
+    private final StalenessPolicy stalenessPolicy;
+    private final double queueLimit;
+    private final double kvLimit;
+
+    public UtilizationDetector(String name, int queueDepthThreshold, double kvCacheUtilThreshold,
+                               Duration metricsStalenessThreshold, double headroom, StalenessPolicy stalenessPolicy) {
+        super(TYPE, name);
+        if (queueDepthThreshold <= 0) {
+            throw new PluginConfigException("parameter 'queueDepthThreshold' must be > 0, got " + queueDepthThreshold);
+        }
+        if (!(kvCacheUtilThreshold > 0 && kvCacheUtilThreshold <= 1)) {
+            throw new PluginConfigException("parameter 'kvCacheUtilThreshold' must be in (0, 1], got "
+                    + kvCacheUtilThreshold);
+        }
+        if (metricsStalenessThreshold.isNegative() || metricsStalenessThreshold.isZero()) {
+            throw new PluginConfigException("parameter 'metricsStalenessThreshold' must be > 0, got "
+                    + metricsStalenessThreshold);
+        }
+        if (!(headroom >= 0) || Double.isInfinite(headroom)) {
+            throw new PluginConfigException("parameter 'headroom' must be a finite number >= 0, got " + headroom);
+        }
+        this.queueDepthThreshold = queueDepthThreshold;
+        this.kvCacheUtilThreshold = kvCacheUtilThreshold;
+        this.stalenessNanos = metricsStalenessThreshold.toNanos();
+        this.stalenessPolicy = stalenessPolicy;
+        this.queueLimit = queueDepthThreshold * (1.0 + headroom);
+        this.kvLimit = Math.min(1.0, kvCacheUtilThreshold * (1.0 + headroom));
+    }
+
+    public static UtilizationDetector create(String name, Parameters p, PluginContext ctx) {
+        p.string("inFlightLoadProducerName", null); // Homing's endpoints carry this router's in-flight load already
+        String policy = p.string("stalenessPolicy", "saturated");
+        StalenessPolicy stalenessPolicy = switch (policy) {
+            case "saturated" -> StalenessPolicy.SATURATED;
+            case "ignore" -> StalenessPolicy.IGNORE;
+            default -> throw new PluginConfigException("parameter 'stalenessPolicy' must be 'saturated' or 'ignore', got '"
+                    + policy + "'");
+        };
+        return new UtilizationDetector(name, p.integer("queueDepthThreshold", 5), p.number("kvCacheUtilThreshold", 0.8),
+                p.duration("metricsStalenessThreshold", Duration.ofMillis(200)), p.number("headroom", 0.0),
+                stalenessPolicy);
+    }
+
+    private boolean stale(EndpointState e, long nowNanos) {
+        EndpointMetrics m = e.metrics();
+        return !m.known() || nowNanos - m.updatedNanos() > stalenessNanos;
+    }
+
+    @Override
+    public double saturation(List<EndpointState> endpoints, long nowNanos) {
+        if (endpoints.isEmpty()) {
+            return 1.0;
+        }
+        double total = 0;
+        int fresh = 0;
+        for (EndpointState e : endpoints) {
+            if (stale(e, nowNanos)) {
+                total += stalenessPolicy == StalenessPolicy.SATURATED ? 1.0 : 0.0;
+                continue;
+            }
+            fresh++;
+            total += Math.max((double) e.waitingQueueSize() / queueDepthThreshold,
+                    e.kvCacheUsage() / kvCacheUtilThreshold);
+        }
+        if (stalenessPolicy == StalenessPolicy.IGNORE) {
+            return fresh == 0 ? 0.0 : total / fresh;
+        }
+        return total / endpoints.size();
+    }
+
+    @Override
+    public boolean saturated(EndpointState endpoint, long nowNanos) {
+        return stale(endpoint, nowNanos) || endpoint.waitingQueueSize() >= queueLimit
+                || endpoint.kvCacheUsage() >= kvLimit;
+    }
+
+    @Override
+    public List<EndpointState> filter(Cycle cycle, List<EndpointState> candidates) {
+        List<EndpointState> kept = new ArrayList<>(candidates.size());
+        for (EndpointState e : candidates) {
+            if (!saturated(e, cycle.startNanos())) {
+                kept.add(e);
+            }
+        }
+        return kept.isEmpty() ? candidates : kept;
+    }
+}
