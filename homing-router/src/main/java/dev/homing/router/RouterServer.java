@@ -6,6 +6,7 @@ import dev.homing.core.director.Director;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.plugin.PluginContext;
 import dev.homing.core.plugin.PluginRegistry;
+import dev.homing.core.plugin.SaturationDetector;
 import dev.homing.core.plugins.prefix.ApproxPrefixCacheProducer;
 import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.OpenAiError;
@@ -59,7 +60,7 @@ public final class RouterServer implements AutoCloseable {
         PluginContext ctx = new PluginContext(SystemTicker.INSTANCE, new SplittableRandom(options.seed()), pool);
         this.policy = PolicySource.load(options.configFile(), PluginRegistry.builtIn(), ctx);
         this.director = new Director(pool, policy.current().policy(), SystemTicker.INSTANCE);
-        this.metrics = new RouterMetrics(options.poolName(), pool, this::prefixProducers);
+        this.metrics = new RouterMetrics(options.poolName(), pool, this::prefixProducers, this::poolSaturation);
         this.upstream = new Upstream(options.connectTimeout(), options.responseTimeout());
         this.scrapeClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(options.scrapeTimeout()).build();
@@ -146,6 +147,14 @@ public final class RouterServer implements AutoCloseable {
     /** The configuration running now. */
     public ResolvedConfig config() {
         return policy.current();
+    }
+
+    private double poolSaturation() {
+        ResolvedConfig c = policy.current();
+        if (c.saturationDetector() == null || !(c.plugins().get(c.saturationDetector()) instanceof SaturationDetector d)) {
+            return Double.NaN;
+        }
+        return d.saturation(pool.snapshot().endpoints(), SystemTicker.INSTANCE.nanos());
     }
 
     private List<ApproxPrefixCacheProducer> prefixProducers() {

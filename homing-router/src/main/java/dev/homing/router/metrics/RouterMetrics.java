@@ -48,7 +48,11 @@ public final class RouterMetrics {
     private final Counter retries;
     private final Counter configReloads;
 
-    public RouterMetrics(String poolName, EndpointPool pool, Supplier<List<ApproxPrefixCacheProducer>> prefixProducers) {
+    /**
+     * @param saturation the configured saturation detector's pool saturation, or NaN without one
+     */
+    public RouterMetrics(String poolName, EndpointPool pool, Supplier<List<ApproxPrefixCacheProducer>> prefixProducers,
+                         java.util.function.DoubleSupplier saturation) {
         this.poolName = poolName;
         requests = Counter.builder().name("inference_objective_request_total")
                 .help("Counter of inference objective requests broken out for each model and target model.")
@@ -114,6 +118,15 @@ public final class RouterMetrics {
                 .help("Share of prompt blocks found in the prefix indexer for the best endpoint, since start.")
                 .callback(cb -> cb.call(prefixProducers.get().stream().mapToDouble(ApproxPrefixCacheProducer::hitRatio)
                         .max().orElse(0)))
+                .register(registry);
+        GaugeWithCallback.builder().name("inference_extension_flow_control_pool_saturation")
+                .help("Pool saturation from the configured saturation detector: 0 idle, 1.0 at capacity.")
+                .callback(cb -> {
+                    double v = saturation.getAsDouble();
+                    if (!Double.isNaN(v)) {
+                        cb.call(v);
+                    }
+                })
                 .register(registry);
         GaugeWithCallback.builder().name("inference_extension_info")
                 .help("General information of the current build.").labelNames("commit", "build_ref")

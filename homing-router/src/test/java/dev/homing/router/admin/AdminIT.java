@@ -41,6 +41,7 @@ class AdminIT {
         assertThat(m.samples("inference_pool_per_pod_queue_size")).hasSize(2);
         assertThat(m.sum("inference_extension_prefix_indexer_size")).isGreaterThanOrEqualTo(0);
         assertThat(m.samples("homing_endpoint_in_flight_requests")).hasSize(2);
+        assertThat(m.latest("inference_extension_flow_control_pool_saturation")).isBetween(0.0, 1.0);
     }
 
     @Test
