@@ -1,14 +1,19 @@
 package dev.homing.cli;
 
 import dev.homing.protocol.config.GoDuration;
+import dev.homing.protocol.kvevents.KvEventFormat;
 import dev.homing.sim.engine.CostModel;
 import dev.homing.sim.engine.EngineConfig;
 import dev.homing.sim.engine.Preset;
+import dev.homing.sim.http.FailureType;
+import dev.homing.sim.http.LoraModule;
 import dev.homing.sim.http.OutputMode;
 import dev.homing.sim.http.SimPod;
 import dev.homing.sim.http.SimPodConfig;
+import dev.homing.sim.kvevents.KvEventsConfig;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -26,7 +31,12 @@ import picocli.CommandLine.Spec;
             "Run one simulated vLLM pod: vLLM V1 scheduling (continuous batching, chunked prefill, preemption), a "
                     + "prefix cache with vLLM's block hashing, and vLLM's OpenAI API and /metrics, on a cost model "
                     + "calibrated per preset.",
-            "Serves POST /v1/completions, POST /v1/chat/completions, GET /v1/models, GET /health, GET /metrics.",
+            "Serves POST /v1/completions, /v1/chat/completions and their /render variants, POST /tokenize, "
+                    + "/detokenize, /v1/load_lora_adapter, /v1/unload_lora_adapter, /reset_prefix_cache, GET "
+                    + "/v1/models, /health, /ping, /version, /metrics; publishes vLLM's KV-cache events over ZMQ "
+                    + "with --kv-events-config.",
+            "Environment, as vLLM reads it: PYTHONHASHSEED (block-hash root), VLLM_KV_EVENTS_USE_INT_BLOCK_HASHES "
+                    + "(1, the default: 64-bit hashes; 0: 32-byte digests).",
             "Durations are Go-style: 10ms, 1.5s, 250us, 1m30s."})
 final class SimCommand implements Callable<Integer> {
 
@@ -89,10 +99,53 @@ final class SimCommand implements Callable<Integer> {
                     + "(vLLM --max-model-len). Default: the preset's.")
     Integer maxModelLen;
 
-    @Option(names = "--enable-prompt-tokens-details", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "Report usage.prompt_tokens_details.cached_tokens (vLLM's flag, default off there; on "
-                    + "here, and reported even when 0). --no-enable-prompt-tokens-details leaves it out.")
+    @Option(names = "--enable-prompt-tokens-details", negatable = true, defaultValue = "false",
+            fallbackValue = "true",
+            description = "Report usage.prompt_tokens_details.cached_tokens when some prompt tokens were cached, as "
+                    + "vLLM's flag (default: ${DEFAULT-VALUE}).")
     boolean enablePromptTokensDetails;
+
+    @Option(names = "--prefix-caching-hash-algo", defaultValue = "sha256_cbor", paramLabel = "ALGO",
+            description = "vLLM's block-hash algorithm. Only sha256_cbor is simulated (the default here; vLLM's "
+                    + "default, pickle-based sha256, cannot be reproduced outside Python).")
+    String prefixCachingHashAlgo;
+
+    @Option(names = "--kv-events-config", paramLabel = "JSON",
+            description = "vLLM's KVEventsConfig as JSON: enable_kv_cache_events, publisher (zmq|null), endpoint "
+                    + "(tcp://*:5557; bound when it contains * or :: or is ipc/inproc, else connected), "
+                    + "replay_endpoint, buffer_steps (10000), hwm (100000), max_queue_size (100000), topic (\"\"). "
+                    + "Default: events off.")
+    String kvEventsConfig;
+
+    @Option(names = "--use-vllm-map-event-format", defaultValue = "false", fallbackValue = "true", arity = "0..1",
+            paramLabel = "true|false",
+            description = "Encode events as vLLM >= 0.26 does (tagged maps) instead of the legacy tagged arrays "
+                    + "(llm-d-inference-sim's flag; default: ${DEFAULT-VALUE}).")
+    boolean mapEventFormat;
+
+    @Option(names = "--enable-lora", description = "Serve LoRA adapters (vLLM's flag; implied by --lora-modules).")
+    boolean enableLora;
+
+    @Option(names = "--lora-modules", arity = "1..*", paramLabel = "MODULE",
+            description = "LoRA adapters to load at start, each name=path or {\"name\":...,\"path\":...,"
+                    + "\"base_model_name\":...} (vLLM's forms). Requests naming one are served by it: its name "
+                    + "goes into block hashes and KV events.")
+    List<String> loraModules;
+
+    @Option(names = "--max-loras", defaultValue = "1", paramLabel = "N",
+            description = "Most distinct LoRA adapters in one batch; requests for others wait (vLLM's flag; "
+                    + "default: ${DEFAULT-VALUE}).")
+    int maxLoras;
+
+    @Option(names = "--failure-injection-rate", defaultValue = "0", paramLabel = "PERCENT",
+            description = "Percent of completion requests that fail on purpose (llm-d-inference-sim's flag; "
+                    + "default: ${DEFAULT-VALUE}). The X-Return-Error: <status> request header forces one.")
+    int failureInjectionRate;
+
+    @Option(names = "--failure-types", arity = "1..*", split = "[\\s,]+", paramLabel = "TYPE", hideParamSyntax = true,
+            description = "What injected failures are: rate_limit (429), invalid_api_key (401), context_length "
+                    + "(400), server_error (503), invalid_request (400), model_not_found (404). Default: all.")
+    List<String> failureTypes;
 
     @Option(names = "--mode", defaultValue = "random", paramLabel = "random|echo",
             description = "random: seeded random words, ending early with --eos-probability unless the request "
@@ -161,12 +214,27 @@ final class SimCommand implements Callable<Integer> {
                             + "max_num_seqs %d, max_num_batched_tokens %d, max_model_len %d)%n",
                     config.podName(), config.servedModelNames(), pod.baseUrl(), preset, e.numGpuBlocks(),
                     e.blockSize(), e.maxNumSeqs(), e.maxNumBatchedTokens(), e.maxModelLen());
+            if (pod.kvEventsEndpoint() != null) {
+                System.out.printf("homing sim: KV events (%s, %s hashes) on %s%s%n",
+                        config.kvEvents().format() == KvEventFormat.MAP ? "tagged maps" : "tagged arrays",
+                        config.kvEvents().intBlockHashes() ? "64-bit" : "32-byte", pod.kvEventsEndpoint(),
+                        pod.kvEventsReplayEndpoint() == null ? "" : ", replay on " + pod.kvEventsReplayEndpoint());
+            }
             signal.await();
         }
         return 0;
     }
 
     SimPodConfig config() {
+        return config(System.getenv());
+    }
+
+    /** The pod's config from the flags and {@code env} (the process environment, as vLLM reads it). */
+    SimPodConfig config(Map<String, String> env) {
+        if (!"sha256_cbor".equals(prefixCachingHashAlgo)) {
+            throw new IllegalArgumentException("--prefix-caching-hash-algo " + prefixCachingHashAlgo
+                    + " is not simulated; only sha256_cbor is (the one other languages can reproduce)");
+        }
         Preset p = Preset.byName(preset);
         EngineConfig engine = p.engine();
         if (blockSize != null) {
@@ -185,9 +253,22 @@ final class SimCommand implements Callable<Integer> {
         if (maxModelLen != null) {
             engine = engine.withMaxModelLen(maxModelLen);
         }
+        List<LoraModule> loras = loraModules == null ? List.of()
+                : loraModules.stream().map(LoraModule::parse).toList();
+        if (enableLora || !loras.isEmpty()) {
+            if (maxLoras < 1) {
+                throw new IllegalArgumentException("--max-loras must be at least 1");
+            }
+            engine = engine.withMaxLoras(maxLoras);
+        }
         engine = engine.withCost(cost(engine.cost()))
-                .withHashSeed(hashSeed != null ? hashSeed : System.getenv("PYTHONHASHSEED"));
-        String name = podName != null ? podName : System.getenv("POD_NAME");
+                .withHashSeed(hashSeed != null ? hashSeed : env.get("PYTHONHASHSEED"));
+        KvEventsConfig events = kvEventsConfig == null ? KvEventsConfig.disabled()
+                : KvEventsConfig.parse(kvEventsConfig);
+        events = events.withFormat(mapEventFormat ? KvEventFormat.MAP : KvEventFormat.ARRAY)
+                .withIntBlockHashes(KvEventsConfig.intBlockHashesFromEnv(
+                        env.get("VLLM_KV_EVENTS_USE_INT_BLOCK_HASHES")));
+        String name = podName != null ? podName : env.get("POD_NAME");
         return SimPodConfig.builder()
                 .engine(engine)
                 .model(model)
@@ -199,6 +280,12 @@ final class SimCommand implements Callable<Integer> {
                 .mode(OutputMode.of(mode))
                 .eosProbability(eosProbability)
                 .enablePromptTokensDetails(enablePromptTokensDetails)
+                .numGpuBlocksOverride(numGpuBlocks)
+                .kvEvents(events)
+                .loraModules(loras)
+                .failureInjectionRate(failureInjectionRate)
+                .failureTypes(failureTypes == null ? List.of()
+                        : failureTypes.stream().filter(t -> !t.isBlank()).map(FailureType::of).toList())
                 .build();
     }
 

@@ -7,10 +7,15 @@ import java.lang.System.Logger.Level;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.random.RandomGenerator;
 
 /**
@@ -20,12 +25,14 @@ import java.util.random.RandomGenerator;
  *
  * <p>Per step, as vLLM's scheduler: every running decode gets one token, then running prefills get chunks, then waiting
  * requests are admitted first-come-first-served while there are seats ({@code maxNumSeqs}), token budget
- * ({@code maxNumBatchedTokens}) and KV blocks. A running request that cannot get a block preempts the most recently
- * admitted running request (RECOMPUTE: its blocks are freed, it goes back to the front of the queue, and its prefix may
- * still hit); no request is admitted in a step that preempted. Admission looks up the prefix cache: the longest run of
- * cached full blocks, capped at {@code num_tokens − 1} so the last token is always computed. Blocks are cached as soon
- * as they are scheduled full, output blocks included, and evicted least recently used first. The step's duration comes
- * from the {@link CostModel}; its tokens are delivered to observers when it ends.
+ * ({@code maxNumBatchedTokens}) and KV blocks; a request whose LoRA adapter would make the batch exceed
+ * {@code maxLoras} adapters is passed over, keeping its place. A running request that cannot get a block preempts the
+ * most recently admitted running request (RECOMPUTE: its blocks are freed, it goes back to the front of the queue, and
+ * its prefix may still hit); no request is admitted in a step that preempted. Admission looks up the prefix cache: the
+ * longest run of cached full blocks, capped at {@code num_tokens − 1} so the last token is always computed. Blocks are
+ * cached as soon as they are scheduled full, output blocks included, and evicted least recently used first. The step's
+ * duration comes from the {@link CostModel}; its tokens are delivered to observers when it ends. Prefix-cache changes
+ * go to the {@link KvEventSink} as they happen, closed by one {@code onSchedulerStep} per step.
  *
  * <p>Not thread-safe: one thread drives it (or a lock guards it, as in {@link RealTimeEngineDriver}).
  */
@@ -39,6 +46,7 @@ public final class Engine {
     private final CostModel cost;
     private final KvEventSink sink;
     private final boolean publishing;
+    private final StepObserver stepObserver;
     private final RandomGenerator rng;
     private final BlockHasher hasher;
     private final BlockPool pool;
@@ -68,8 +76,14 @@ public final class Engine {
      * @param rng the only source of randomness: noise, outputs and (without a hash seed) the NONE_HASH
      */
     public Engine(EngineConfig config, KvEventSink sink, RandomGenerator rng) {
+        this(config, sink, StepObserver.NONE, rng);
+    }
+
+    /** @param steps hears about every step as it starts (for per-step metrics) */
+    public Engine(EngineConfig config, KvEventSink sink, StepObserver steps, RandomGenerator rng) {
         this.config = Objects.requireNonNull(config, "config");
         this.sink = Objects.requireNonNull(sink, "sink");
+        this.stepObserver = Objects.requireNonNull(steps, "steps");
         this.rng = Objects.requireNonNull(rng, "rng");
         this.cost = config.cost();
         this.publishing = sink != KvEventSink.NONE;
@@ -175,16 +189,25 @@ public final class Engine {
         return true;
     }
 
-    /** vLLM's {@code reset_prefix_cache}: forgets every cached block, but only while no request holds one. */
+    /**
+     * vLLM's {@code reset_prefix_cache}: forgets every cached block, but only while no request holds one. The
+     * {@code AllBlocksCleared} event goes out at once rather than with the next step (see {@link KvEventSink}).
+     */
     public boolean resetPrefixCache() {
-        return pool.reset();
+        if (!pool.reset()) {
+            return false;
+        }
+        if (publishing) {
+            sink.onSchedulerStep(now);
+        }
+        return true;
     }
 
     public EngineStats stats() {
         return new EngineStats(running.size(), waiting.size(), arriving.size(), pool.usage(), pool.numUsed(),
                 pool.usable(), pool.numCached(), promptTokens, generationTokens, prefixCacheQueries, prefixCacheHits,
                 preemptions, finished[FinishReason.STOP.ordinal()], finished[FinishReason.LENGTH.ordinal()],
-                finished[FinishReason.ABORT.ordinal()], steps);
+                finished[FinishReason.ABORT.ordinal()], steps, loras(running), loras(waiting));
     }
 
     /** How many tokens of {@code promptTokens} a request would find cached now, without taking anything. */
@@ -209,17 +232,22 @@ public final class Engine {
             return;
         }
         int attempts = 0;
-        while (!schedule()) {
+        while (!schedule(t)) {
             // Nothing fitted but requests were preempted; the next attempt starts from the freed blocks.
             if (++attempts > running.size() + waiting.size() + 1) {
                 throw new IllegalStateException("the engine can schedule nothing: " + stats());
             }
         }
+        if (publishing) {
+            sink.onSchedulerStep(t);
+        }
         double prefillWork = 0;
         int decodes = 0;
         long decodeContext = 0;
+        int tokens = 0;
         for (int i = 0; i < scheduled.size(); i++) {
             EngineRequest r = scheduled.get(i);
+            tokens += r.scheduled;
             if (r.isDecoding()) {
                 decodes++;
                 decodeContext += r.numComputed + 1;
@@ -227,13 +255,15 @@ public final class Engine {
                 prefillWork += cost.prefillWork(r.scheduled, r.numComputed);
             }
         }
-        stepEndNanos = t + cost.stepNanos(prefillWork, decodes, decodeContext, running.size(), config.maxNumSeqs(), rng);
+        stepEndNanos = t + cost.stepNanos(prefillWork, decodes, decodeContext, running.size(), config.maxNumSeqs(),
+                rng);
         stepInFlight = true;
         steps++;
+        stepObserver.onStep(t, stepEndNanos, tokens, running.size());
     }
 
-    /** Fills {@link #scheduled} for one step; false if nothing could be scheduled. */
-    private boolean schedule() {
+    /** Fills {@link #scheduled} for one step starting at {@code t}; false if nothing could be scheduled. */
+    private boolean schedule(long t) {
         scheduled.clear();
         int budget = config.maxNumBatchedTokens();
         boolean preempted = false;
@@ -261,14 +291,20 @@ public final class Engine {
             }
         }
         if (!preempted) {
-            admit(budget);
+            admit(budget, t);
         }
         return !scheduled.isEmpty();
     }
 
-    private void admit(int budget) {
-        while (budget > 0 && !waiting.isEmpty() && running.size() < config.maxNumSeqs()) {
-            EngineRequest r = waiting.peekFirst();
+    private void admit(int budget, long t) {
+        Set<String> loras = config.maxLoras() > 0 ? new HashSet<>(loras(running)) : Set.of();
+        Iterator<EngineRequest> it = waiting.iterator();
+        while (budget > 0 && it.hasNext() && running.size() < config.maxNumSeqs()) {
+            EngineRequest r = it.next();
+            String lora = r.request.loraName();
+            if (lora != null && config.maxLoras() > 0 && loras.size() >= config.maxLoras() && !loras.contains(lora)) {
+                continue; // vLLM skips it, keeping its place, and tries the requests behind it
+            }
             int maxHitBlocks = Math.min((r.numTokens - 1) / blockSize, r.numHashes);
             if (hits.length < maxHitBlocks) {
                 hits = new Block[Math.max(maxHitBlocks, hits.length * 2)];
@@ -279,10 +315,18 @@ public final class Engine {
             if (!allocate(r, n, hitBlocks)) {
                 break;
             }
-            waiting.pollFirst();
+            it.remove();
             r.state = State.RUNNING;
             running.add(r);
+            if (lora != null && config.maxLoras() > 0) {
+                loras.add(lora);
+            }
             if (r.preemptions == 0) {
+                try {
+                    r.observer.onScheduled(t);
+                } catch (RuntimeException e) {
+                    observerFailed(e);
+                }
                 // vLLM counts queries and hits for new requests only; a preempted request's re-lookup is not a query.
                 prefixCacheQueries += r.numTokens;
                 prefixCacheHits += hitTokens;
@@ -338,10 +382,14 @@ public final class Engine {
         }
         r.numCachedBlocks = full;
         if (publishing) {
-            sink.onBlockStored(first == 0 ? null : r.hashes[first - 1],
+            List<List<Object>> extraKeys = new ArrayList<>(full - first);
+            for (int j = first; j < full; j++) {
+                extraKeys.add(r.extraKeys(j));
+            }
+            sink.onBlockStored(new StoredBlocks(first == 0 ? null : r.hashes[first - 1],
                     List.of(Arrays.copyOfRange(r.hashes, first, full)),
                     Arrays.copyOfRange(r.tokens, first * blockSize, full * blockSize), blockSize,
-                    r.request.loraName());
+                    r.request.loraName(), r.request.loraId(), Collections.unmodifiableList(extraKeys)));
         }
     }
 
@@ -388,9 +436,6 @@ public final class Engine {
             }
         }
         scheduled.clear();
-        if (publishing) {
-            sink.onStepEnd(t);
-        }
     }
 
     private void sample(EngineRequest r, long t) {
@@ -427,6 +472,16 @@ public final class Engine {
             finished[reason.ordinal()]++;
             tellFinish(r, reason, t);
         }
+    }
+
+    private static List<String> loras(Iterable<EngineRequest> requests) {
+        TreeSet<String> names = new TreeSet<>();
+        for (EngineRequest r : requests) {
+            if (r.request.loraName() != null) {
+                names.add(r.request.loraName());
+            }
+        }
+        return List.copyOf(names);
     }
 
     private static void tellFinish(EngineRequest r, FinishReason reason, long t) {

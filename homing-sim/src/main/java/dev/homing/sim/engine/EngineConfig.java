@@ -11,6 +11,8 @@ import java.util.Objects;
  * @param maxNumBatchedTokens token budget of one step ({@code --max-num-batched-tokens})
  * @param maxModelLen most tokens of prompt plus output ({@code --max-model-len})
  * @param hashSeed {@code PYTHONHASHSEED} for block hashing, or null for a random NONE_HASH (vLLM's default)
+ * @param maxLoras most distinct LoRA adapters in the running batch ({@code --max-loras}); 0 when LoRA is off. A
+ *     waiting request for another adapter is passed over, keeping its place, as vLLM's scheduler does
  */
 public record EngineConfig(
         int blockSize,
@@ -19,7 +21,8 @@ public record EngineConfig(
         int maxNumBatchedTokens,
         int maxModelLen,
         CostModel cost,
-        String hashSeed) {
+        String hashSeed,
+        int maxLoras) {
 
     public EngineConfig {
         Objects.requireNonNull(cost, "cost");
@@ -39,6 +42,15 @@ public record EngineConfig(
         if (maxModelLen < 2) {
             throw new IllegalArgumentException("maxModelLen must be at least 2, got " + maxModelLen);
         }
+        if (maxLoras < 0) {
+            throw new IllegalArgumentException("maxLoras must not be negative, got " + maxLoras);
+        }
+    }
+
+    /** Without LoRA. */
+    public EngineConfig(int blockSize, int numGpuBlocks, int maxNumSeqs, int maxNumBatchedTokens, int maxModelLen,
+            CostModel cost, String hashSeed) {
+        this(blockSize, numGpuBlocks, maxNumSeqs, maxNumBatchedTokens, maxModelLen, cost, hashSeed, 0);
     }
 
     /** Tokens the KV cache holds: usable blocks times the block size. */
@@ -47,7 +59,8 @@ public record EngineConfig(
     }
 
     public EngineConfig withBlockSize(int v) {
-        return new EngineConfig(v, numGpuBlocks, maxNumSeqs, maxNumBatchedTokens, maxModelLen, cost, hashSeed);
+        return new EngineConfig(v, numGpuBlocks, maxNumSeqs, maxNumBatchedTokens, maxModelLen, cost, hashSeed,
+                maxLoras);
     }
 
     /**
@@ -63,26 +76,33 @@ public record EngineConfig(
     }
 
     public EngineConfig withNumGpuBlocks(int v) {
-        return new EngineConfig(blockSize, v, maxNumSeqs, maxNumBatchedTokens, maxModelLen, cost, hashSeed);
+        return new EngineConfig(blockSize, v, maxNumSeqs, maxNumBatchedTokens, maxModelLen, cost, hashSeed, maxLoras);
     }
 
     public EngineConfig withMaxNumSeqs(int v) {
-        return new EngineConfig(blockSize, numGpuBlocks, v, maxNumBatchedTokens, maxModelLen, cost, hashSeed);
+        return new EngineConfig(blockSize, numGpuBlocks, v, maxNumBatchedTokens, maxModelLen, cost, hashSeed, maxLoras);
     }
 
     public EngineConfig withMaxNumBatchedTokens(int v) {
-        return new EngineConfig(blockSize, numGpuBlocks, maxNumSeqs, v, maxModelLen, cost, hashSeed);
+        return new EngineConfig(blockSize, numGpuBlocks, maxNumSeqs, v, maxModelLen, cost, hashSeed, maxLoras);
     }
 
     public EngineConfig withMaxModelLen(int v) {
-        return new EngineConfig(blockSize, numGpuBlocks, maxNumSeqs, maxNumBatchedTokens, v, cost, hashSeed);
+        return new EngineConfig(blockSize, numGpuBlocks, maxNumSeqs, maxNumBatchedTokens, v, cost, hashSeed, maxLoras);
     }
 
     public EngineConfig withCost(CostModel v) {
-        return new EngineConfig(blockSize, numGpuBlocks, maxNumSeqs, maxNumBatchedTokens, maxModelLen, v, hashSeed);
+        return new EngineConfig(blockSize, numGpuBlocks, maxNumSeqs, maxNumBatchedTokens, maxModelLen, v, hashSeed,
+                maxLoras);
+    }
+
+    public EngineConfig withMaxLoras(int v) {
+        return new EngineConfig(blockSize, numGpuBlocks, maxNumSeqs, maxNumBatchedTokens, maxModelLen, cost, hashSeed,
+                v);
     }
 
     public EngineConfig withHashSeed(String v) {
-        return new EngineConfig(blockSize, numGpuBlocks, maxNumSeqs, maxNumBatchedTokens, maxModelLen, cost, v);
+        return new EngineConfig(blockSize, numGpuBlocks, maxNumSeqs, maxNumBatchedTokens, maxModelLen, cost, v,
+                maxLoras);
     }
 }

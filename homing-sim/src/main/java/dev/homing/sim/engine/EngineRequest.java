@@ -63,6 +63,11 @@ final class EngineRequest {
         hashFullBlocks(hasher);
     }
 
+    /** The extra keys of block {@code j}'s hash, or null. */
+    List<Object> extraKeys(int j) {
+        return j == 0 ? firstBlockKeys : laterBlockKeys;
+    }
+
     /** All tokens but the last sampled one have KV: the next step computes one token. */
     boolean isDecoding() {
         return outputTokens > 0 && numComputed == numTokens - 1;

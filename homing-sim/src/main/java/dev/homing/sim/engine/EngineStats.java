@@ -1,5 +1,7 @@
 package dev.homing.sim.engine;
 
+import java.util.List;
+
 /**
  * A snapshot of one engine, in vLLM's terms: the scheduler gauges and the cumulative counters behind
  * {@code vllm:*_total}.
@@ -11,6 +13,8 @@ package dev.homing.sim.engine;
  *                     cached blocks nobody holds count as free, as in vLLM
  * @param prefixCacheQueries prompt tokens looked up in the prefix cache, counted once per new request
  * @param prefixCacheHits of those, tokens found
+ * @param runningLoras distinct LoRA adapters of the running requests, sorted ({@code vllm:lora_requests_info})
+ * @param waitingLoras distinct LoRA adapters of the waiting requests, sorted
  */
 public record EngineStats(
         int running,
@@ -28,7 +32,14 @@ public record EngineStats(
         long finishedStop,
         long finishedLength,
         long finishedAbort,
-        long steps) {
+        long steps,
+        List<String> runningLoras,
+        List<String> waitingLoras) {
+
+    public EngineStats {
+        runningLoras = List.copyOf(runningLoras);
+        waitingLoras = List.copyOf(waitingLoras);
+    }
 
     public long finished(FinishReason reason) {
         return switch (reason) {

@@ -2,8 +2,9 @@ package dev.homing.sim.engine;
 
 /**
  * What one request's submitter hears from the engine. Calls come from the thread that drives the engine, at model
- * time {@code nanos} (the end of the step that produced the output), in this order: {@link #onFirstToken} once, then
- * {@link #onToken} per output token, then {@link #onFinish} exactly once. An aborted request gets only onFinish.
+ * time {@code nanos} (the end of the step that produced the output), in this order: {@link #onScheduled} once when the
+ * scheduler first admits it, {@link #onFirstToken} once, then {@link #onToken} per output token, then
+ * {@link #onFinish} exactly once. An aborted request gets onFinish without the calls it had not reached.
  *
  * <p>Implementations must be quick and must not block: the engine steps for every other request wait meanwhile.
  */
@@ -18,6 +19,10 @@ public interface RequestObserver {
         public void onFinish(FinishReason reason, Usage usage, long nanos) {
         }
     };
+
+    /** The scheduler admitted the request for the first time, ending its queueing; {@code nanos} starts the step. */
+    default void onScheduled(long nanos) {
+    }
 
     /** The prefill is done and the first output token exists; this is the moment TTFT measures. */
     default void onFirstToken(long nanos) {

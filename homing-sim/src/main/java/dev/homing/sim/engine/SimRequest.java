@@ -9,6 +9,7 @@ import java.util.Objects;
  * @param maxTokens most output tokens; generation also stops at the engine's max_model_len
  * @param ignoreEos keep generating past the end-of-sequence token (vLLM's {@code ignore_eos})
  * @param loraName LoRA adapter, mixed into every block hash; null for the base model
+ * @param loraId the adapter's integer id (vLLM's {@code lora_int_id}, reported in KV events); 0 for none
  * @param cacheSalt mixed into the first block's hash only (vLLM's {@code cache_salt}); null for none
  * @param output what the model answers
  */
@@ -18,6 +19,7 @@ public record SimRequest(
         int maxTokens,
         boolean ignoreEos,
         String loraName,
+        int loraId,
         String cacheSalt,
         OutputModel output) {
 
@@ -28,24 +30,28 @@ public record SimRequest(
         if (promptTokens.length == 0) {
             throw new IllegalArgumentException("the prompt must have at least one token");
         }
+        if ((loraName == null) != (loraId == 0)) {
+            throw new IllegalArgumentException("a LoRA adapter needs both a name and a non-zero id");
+        }
         if (maxTokens < 1) {
             throw new IllegalArgumentException("maxTokens must be at least 1, got " + maxTokens);
         }
     }
 
     public static SimRequest of(String requestId, int[] promptTokens, int maxTokens, OutputModel output) {
-        return new SimRequest(requestId, promptTokens, maxTokens, false, null, null, output);
+        return new SimRequest(requestId, promptTokens, maxTokens, false, null, 0, null, output);
     }
 
     public SimRequest withIgnoreEos(boolean ignore) {
-        return new SimRequest(requestId, promptTokens, maxTokens, ignore, loraName, cacheSalt, output);
+        return new SimRequest(requestId, promptTokens, maxTokens, ignore, loraName, loraId, cacheSalt, output);
     }
 
-    public SimRequest withLoraName(String lora) {
-        return new SimRequest(requestId, promptTokens, maxTokens, ignoreEos, lora, cacheSalt, output);
+    /** Served by LoRA adapter {@code name} with integer id {@code id}; null and 0 for the base model. */
+    public SimRequest withLora(String name, int id) {
+        return new SimRequest(requestId, promptTokens, maxTokens, ignoreEos, name, id, cacheSalt, output);
     }
 
     public SimRequest withCacheSalt(String salt) {
-        return new SimRequest(requestId, promptTokens, maxTokens, ignoreEos, loraName, salt, output);
+        return new SimRequest(requestId, promptTokens, maxTokens, ignoreEos, loraName, loraId, salt, output);
     }
 }

@@ -4,12 +4,12 @@ import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.OpenAiError;
 import dev.homing.protocol.openai.RequestFormatException;
 import dev.homing.sim.engine.EchoTokens;
-import dev.homing.sim.engine.EngineConfig;
 import dev.homing.sim.engine.OutputModel;
 import dev.homing.sim.engine.RandomTokens;
 import dev.homing.sim.engine.RealTimeEngineDriver;
 import dev.homing.sim.engine.RequestHandle;
 import dev.homing.sim.engine.SimRequest;
+import dev.homing.sim.engine.Usage;
 import dev.homing.sim.tokenizer.Detokenizer;
 import dev.homing.sim.tokenizer.SimTokenizer;
 import io.helidon.http.HeaderNames;
@@ -17,16 +17,19 @@ import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
 /**
- * {@code POST /v1/completions} and {@code POST /v1/chat/completions}: validates and tokenizes the request, submits it
- * to the engine and writes what the engine produces, streamed as SSE chunk by chunk or as one JSON body. Whatever
- * ends the exchange early (a client that goes away, a failure while writing) aborts the engine request, freeing its
- * seat and KV blocks.
+ * {@code POST /v1/completions} and {@code POST /v1/chat/completions}: validates and tokenizes the request, submits one
+ * engine request per choice (every prompt of a batch, {@code n} times each, as vLLM's child requests sharing the
+ * prompt's prefix) and writes what the engine produces, streamed as SSE chunk by chunk or as one JSON body. Whatever
+ * ends the exchange early (a client that goes away, a failure while writing) aborts the choices still running,
+ * freeing their seats and KV blocks.
  *
  * <p>A client that disconnects is noticed at the next write; a non-streaming request is noticed only when its answer
  * is written (vLLM polls the socket instead).
@@ -34,102 +37,125 @@ import java.util.function.BooleanSupplier;
 final class CompletionHandler {
 
     private static final System.Logger LOG = System.getLogger(CompletionHandler.class.getName());
+    /** vLLM's {@code CompletionRequest.max_tokens} default; chat defaults to what the context leaves. */
     private static final int DEFAULT_COMPLETION_MAX_TOKENS = 16;
 
     private final SimPodConfig config;
     private final SimTokenizer tokenizer;
     private final RequestReader reader;
+    private final ServedModels models;
     private final RealTimeEngineDriver driver;
     private final PodMetrics metrics;
     private final RequestIds ids;
+    private final FailureInjector failures;
     private final BooleanSupplier closing;
     private final int[] wordIds;
 
-    CompletionHandler(SimPodConfig config, SimTokenizer tokenizer, RealTimeEngineDriver driver, PodMetrics metrics,
-            RequestIds ids, BooleanSupplier closing) {
+    CompletionHandler(SimPodConfig config, SimTokenizer tokenizer, ServedModels models, RealTimeEngineDriver driver,
+            PodMetrics metrics, RequestIds ids, FailureInjector failures, BooleanSupplier closing) {
         this.config = config;
         this.tokenizer = tokenizer;
         this.reader = new RequestReader(tokenizer);
+        this.models = models;
         this.driver = driver;
         this.metrics = metrics;
         this.ids = ids;
+        this.failures = failures;
         this.closing = closing;
         this.wordIds = tokenizer.vocabularyWordIds();
     }
 
+    /** A validated request and the engine requests that answer it, in choice order. */
+    private record Plan(CompletionRequest request, String id, List<SimRequest> choices) {
+    }
+
     void handle(ServerRequest req, ServerResponse res, ApiKind api) {
-        CompletionRequest request;
-        SimRequest simRequest;
+        Optional<String> forced = req.headers().first(HeaderNames.create(FailureInjector.HEADER));
+        if (forced.isPresent()) {
+            SimPod.sendError(res, FailureInjector.forced(forced.get()));
+            return;
+        }
+        Plan plan;
         try {
-            request = reader.read(api, body(req));
-            if (!config.servedModelNames().contains(request.model())) {
-                throw new RequestFormatException(OpenAiError.modelNotFound(request.model()));
+            CompletionRequest request = reader.read(api, RequestBodies.read(req, config.maxRequestBodyBytes()));
+            ServedModels.Adapter lora = models.resolve(request.model());
+            Optional<OpenAiError> failure = failures.draw();
+            if (failure.isPresent()) {
+                SimPod.sendError(res, failure.get());
+                return;
             }
-            simRequest = simRequest(request);
+            plan = plan(request, lora);
         } catch (RequestFormatException e) {
             SimPod.sendError(res, e.error());
             return;
         }
-        boolean chat = api == ApiKind.CHAT_COMPLETIONS;
-        ResponseJson json = new ResponseJson(chat, simRequest.requestId(), config.wallClock().instant().getEpochSecond(),
+        CompletionRequest request = plan.request();
+        ResponseJson json = new ResponseJson(request.chat(), plan.id(), config.wallClock().instant().getEpochSecond(),
                 request.model(), config.enablePromptTokensDetails());
-        TokenQueue queue = new TokenQueue();
+        ChoiceQueue queue = new ChoiceQueue();
+        List<RequestHandle> handles = new ArrayList<>(plan.choices().size());
         long submitted = driver.nanoTime();
-        RequestHandle handle;
         try {
-            handle = driver.submit(simRequest, submitted, metrics.observe(queue, submitted));
+            for (int i = 0; i < plan.choices().size(); i++) {
+                SimRequest choice = plan.choices().get(i);
+                handles.add(driver.submit(choice, submitted, metrics.observe(queue.observer(i), submitted,
+                        choice.maxTokens(), request.n())));
+            }
         } catch (IllegalArgumentException e) {
+            handles.forEach(driver::abort);
             SimPod.sendError(res, OpenAiError.badRequest(e.getMessage(), null));
             return;
         }
         boolean finished = false;
         try {
-            finished = request.stream() ? stream(res, request, json, queue) : respond(res, json, queue);
+            finished = request.stream() ? stream(res, request, json, queue, handles.size())
+                    : respond(res, request, json, queue, handles.size());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
             if (!finished) {
-                driver.abort(handle);
+                handles.forEach(driver::abort);
             }
         }
     }
 
-    /** Returns true once the engine finished the request, false if the client went away first. */
-    private boolean stream(ServerResponse res, CompletionRequest request, ResponseJson json, TokenQueue queue)
-            throws InterruptedException {
+    /** Returns true once the engine finished every choice, false if the client went away first. */
+    private boolean stream(ServerResponse res, CompletionRequest request, ResponseJson json, ChoiceQueue queue,
+            int choices) throws InterruptedException {
         res.status(Status.OK_200);
         res.header(HeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8");
-        boolean chat = request.api() == ApiKind.CHAT_COMPLETIONS;
-        Detokenizer detokenizer = tokenizer.detokenizer();
-        boolean first = true;
+        Detokenizer[] detokenizers = detokenizers(choices);
+        UsageTotals totals = new UsageTotals(request, choices);
+        boolean started = false;
         try (OutputStream out = res.outputStream()) {
-            while (true) {
-                TokenQueue.Event event = queue.next(closing);
-                if (event instanceof TokenQueue.Token token) {
-                    if (first && chat) {
-                        send(out, json.chunk("assistant", "", null));
+            for (int remaining = choices; remaining > 0; ) {
+                ChoiceQueue.Event event = queue.next(closing);
+                if (!started && request.chat()) {
+                    // vLLM opens every choice with its role as soon as the first output arrives.
+                    for (int i = 0; i < choices; i++) {
+                        send(out, json.chunk(i, "assistant", "", null));
                     }
-                    first = false;
-                    String text = detokenizer.append(token.id());
+                }
+                started = true;
+                int i = event.choice();
+                if (event instanceof ChoiceQueue.Token token) {
+                    String text = detokenizers[i].append(token.id());
                     if (!text.isEmpty()) {
-                        send(out, json.chunk(null, text, null));
+                        send(out, json.chunk(i, null, text, null));
                     }
-                } else if (event instanceof TokenQueue.Finished done) {
-                    if (done.lastToken() < 0) {
-                        return true; // aborted elsewhere: nothing more to say
-                    }
-                    if (first && chat) {
-                        send(out, json.chunk("assistant", "", null));
-                    }
-                    String text = detokenizer.append(done.lastToken()) + detokenizer.finish();
-                    send(out, json.chunk(null, text, done.reason()));
-                    if (request.includeUsage()) {
-                        send(out, json.usageChunk(done.usage()));
-                    }
-                    send(out, ResponseJson.DONE);
-                    return true;
+                } else if (event instanceof ChoiceQueue.Finished done) {
+                    String text = (done.lastToken() >= 0 ? detokenizers[i].append(done.lastToken()) : "")
+                            + detokenizers[i].finish();
+                    send(out, json.chunk(i, null, text, done.reason()));
+                    totals.add(i, done.usage());
+                    remaining--;
                 }
             }
+            if (request.includeUsage()) {
+                send(out, json.usageChunk(totals.totals()));
+            }
+            send(out, ResponseJson.DONE);
+            return true;
         } catch (IOException | UncheckedIOException e) {
             LOG.log(System.Logger.Level.DEBUG, "client went away mid-stream", e);
             return false;
@@ -140,74 +166,120 @@ final class CompletionHandler {
         }
     }
 
-    private boolean respond(ServerResponse res, ResponseJson json, TokenQueue queue) throws InterruptedException {
-        Detokenizer detokenizer = tokenizer.detokenizer();
-        StringBuilder text = new StringBuilder();
-        while (true) {
-            TokenQueue.Event event = queue.next(closing);
-            if (event instanceof TokenQueue.Token token) {
-                text.append(detokenizer.append(token.id()));
-            } else if (event instanceof TokenQueue.Finished done) {
-                if (done.lastToken() >= 0) {
-                    text.append(detokenizer.append(done.lastToken()));
+    private boolean respond(ServerResponse res, CompletionRequest request, ResponseJson json, ChoiceQueue queue,
+            int choices) throws InterruptedException {
+        Detokenizer[] detokenizers = detokenizers(choices);
+        StringBuilder[] texts = new StringBuilder[choices];
+        ResponseJson.Choice[] done = new ResponseJson.Choice[choices];
+        UsageTotals totals = new UsageTotals(request, choices);
+        for (int remaining = choices; remaining > 0; ) {
+            ChoiceQueue.Event event = queue.next(closing);
+            int i = event.choice();
+            if (texts[i] == null) {
+                texts[i] = new StringBuilder();
+            }
+            if (event instanceof ChoiceQueue.Token token) {
+                texts[i].append(detokenizers[i].append(token.id()));
+            } else if (event instanceof ChoiceQueue.Finished f) {
+                if (f.lastToken() >= 0) {
+                    texts[i].append(detokenizers[i].append(f.lastToken()));
                 }
-                text.append(detokenizer.finish());
-                res.header(HeaderNames.CONTENT_TYPE, "application/json");
-                res.send(json.complete(text.toString(), done.reason(), done.usage()));
-                return true;
+                texts[i].append(detokenizers[i].finish());
+                done[i] = new ResponseJson.Choice(texts[i].toString(), f.reason());
+                totals.add(i, f.usage());
+                remaining--;
             }
         }
+        res.header(HeaderNames.CONTENT_TYPE, "application/json");
+        res.send(json.complete(List.of(done), totals.totals()));
+        return true;
     }
 
-    private SimRequest simRequest(CompletionRequest request) throws RequestFormatException {
-        EngineConfig engine = config.engine();
-        int maxModelLen = engine.maxModelLen();
-        int promptTokens = request.promptTokens().length;
-        boolean chat = request.api() == ApiKind.CHAT_COMPLETIONS;
-        String promptParam = chat ? "messages" : "prompt";
+    private Plan plan(CompletionRequest request, ServedModels.Adapter lora) throws RequestFormatException {
+        boolean chat = request.chat();
+        String id = ids.next(chat ? "chatcmpl-" : "cmpl-");
+        List<SimRequest> choices = new ArrayList<>(request.prompts().size() * request.n());
+        for (int p = 0; p < request.prompts().size(); p++) {
+            int[] prompt = request.prompts().get(p);
+            int maxTokens = maxTokens(request, prompt.length, config.engine().maxModelLen());
+            for (int c = 0; c < request.n(); c++) {
+                int index = p * request.n() + c;
+                OutputModel output = switch (config.mode()) {
+                    case ECHO -> new EchoTokens(request.echoes().get(p), tokenizer.eosTokenId(), request.ignoreEos());
+                    case RANDOM -> new RandomTokens(wordIds, tokenizer.eosTokenId(),
+                            request.ignoreEos() ? 0 : config.eosProbability());
+                };
+                choices.add(new SimRequest(id + "-" + index, prompt, maxTokens, request.ignoreEos(),
+                        lora == null ? null : lora.name(), lora == null ? 0 : lora.id(), request.cacheSalt(),
+                        output));
+            }
+        }
+        return new Plan(request, id, choices);
+    }
+
+    /** vLLM's input validation ({@code _validate_input}, wording included) and its default {@code max_tokens}. */
+    static int maxTokens(CompletionRequest request, int promptTokens, int maxModelLen)
+            throws RequestFormatException {
+        String param = request.chat() ? "messages" : "prompt";
+        if (promptTokens >= maxModelLen) {
+            throw RequestFormatException.badRequest("This model's maximum context length is " + maxModelLen
+                    + " tokens. However, your request has " + promptTokens + " input tokens. Please reduce the length"
+                    + " of the input messages.", param);
+        }
         int maxTokens = request.maxTokens();
-        if (maxTokens < 0 && !chat) {
+        if (maxTokens < 0) {
+            if (request.chat()) {
+                return maxModelLen - promptTokens;
+            }
             maxTokens = DEFAULT_COMPLETION_MAX_TOKENS;
         }
-        // vLLM's OpenAIServing._validate_input, wording included.
-        if (maxTokens < 0) {
-            if (promptTokens >= maxModelLen) {
-                throw RequestFormatException.badRequest("This model's maximum context length is " + maxModelLen
-                        + " tokens. However, you requested " + promptTokens + " tokens in the messages, "
-                        + "Please reduce the length of the messages.", promptParam);
-            }
-            maxTokens = maxModelLen - promptTokens;
-        } else if ((long) promptTokens + maxTokens > maxModelLen) {
-            throw RequestFormatException.badRequest("This model's maximum context length is " + maxModelLen
-                    + " tokens. However, you requested " + (promptTokens + maxTokens) + " tokens (" + promptTokens
-                    + " in the messages, " + maxTokens + " in the completion). "
-                    + "Please reduce the length of the messages or completion.", promptParam);
+        if ((long) promptTokens + maxTokens > maxModelLen) {
+            throw RequestFormatException.badRequest("'max_tokens' or 'max_completion_tokens' is too large: "
+                    + maxTokens + ". This model's maximum context length is " + maxModelLen + " tokens and your "
+                    + "request has " + promptTokens + " input tokens (" + maxTokens + " > " + maxModelLen + " - "
+                    + promptTokens + ").", param);
         }
-        OutputModel output = switch (config.mode()) {
-            case ECHO -> new EchoTokens(request.echoTokens(), tokenizer.eosTokenId(), request.ignoreEos());
-            case RANDOM -> new RandomTokens(wordIds, tokenizer.eosTokenId(),
-                    request.ignoreEos() ? 0 : config.eosProbability());
-        };
-        String id = ids.next(chat ? "chatcmpl-" : "cmpl-");
-        return new SimRequest(id, request.promptTokens(), maxTokens, request.ignoreEos(), null, request.cacheSalt(),
-                output);
+        return maxTokens;
     }
 
-    private byte[] body(ServerRequest req) throws RequestFormatException {
-        int limit = config.maxRequestBodyBytes();
-        try (InputStream in = req.content().inputStream()) {
-            byte[] body = in.readNBytes(limit + 1);
-            if (body.length > limit) {
-                throw new RequestFormatException(OpenAiError.payloadTooLarge(limit));
-            }
-            return body;
-        } catch (IOException | UncheckedIOException e) {
-            throw RequestFormatException.badRequest("The request body could not be read: " + e.getMessage(), null);
+    private Detokenizer[] detokenizers(int n) {
+        Detokenizer[] d = new Detokenizer[n];
+        for (int i = 0; i < n; i++) {
+            d[i] = tokenizer.detokenizer();
         }
+        return d;
     }
 
     private static void send(OutputStream out, byte[] chunk) throws IOException {
         out.write(chunk);
         out.flush();
+    }
+
+    /** Sums usage over choices the way vLLM's serving layer does. */
+    private static final class UsageTotals {
+        private final int promptTokens;
+        private final int lastPromptFirstChoice;
+        private int completionTokens;
+        private int cachedTokens;
+
+        UsageTotals(CompletionRequest request, int choices) {
+            int sum = 0;
+            for (int[] p : request.prompts()) {
+                sum += p.length;
+            }
+            this.promptTokens = sum;
+            this.lastPromptFirstChoice = choices - request.n();
+        }
+
+        void add(int choice, Usage usage) {
+            completionTokens += usage.completionTokens();
+            if (choice == lastPromptFirstChoice) {
+                cachedTokens = usage.cachedTokens(); // vLLM reports the last prompt's result only
+            }
+        }
+
+        ResponseJson.Totals totals() {
+            return new ResponseJson.Totals(promptTokens, completionTokens, cachedTokens);
+        }
     }
 }

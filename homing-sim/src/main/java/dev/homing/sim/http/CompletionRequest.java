@@ -1,21 +1,46 @@
 package dev.homing.sim.http;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.homing.protocol.openai.ApiKind;
+import java.util.List;
 
 /**
- * The parts of a completions or chat-completions request the simulated pod acts on, prompt already tokenized.
+ * The parts of a completions or chat-completions request the simulated pod acts on, prompts already tokenized.
  *
- * @param echoTokens what echo mode repeats: the prompt, or the last user message of a chat
+ * @param prompts one token list per prompt: one for chat and a single prompt, one per entry of a batch prompt
+ * @param echoes what echo mode repeats, per prompt: the prompt itself, or the last user message of a chat
  * @param maxTokens {@code max_tokens} ({@code max_completion_tokens} first for chat), or -1 when absent
+ * @param n choices per prompt
+ * @param body the whole request, for what only some endpoints read (sampling parameters for /render)
  */
 record CompletionRequest(
         ApiKind api,
         String model,
-        int[] promptTokens,
-        int[] echoTokens,
+        List<int[]> prompts,
+        List<int[]> echoes,
         boolean stream,
         boolean includeUsage,
         int maxTokens,
         boolean ignoreEos,
-        String cacheSalt) {
+        String cacheSalt,
+        int n,
+        JsonNode body) {
+
+    CompletionRequest {
+        prompts = List.copyOf(prompts);
+        echoes = List.copyOf(echoes);
+    }
+
+    /** The first (for chat, the only) prompt. */
+    int[] promptTokens() {
+        return prompts.getFirst();
+    }
+
+    int[] echoTokens() {
+        return echoes.getFirst();
+    }
+
+    boolean chat() {
+        return api == ApiKind.CHAT_COMPLETIONS;
+    }
 }

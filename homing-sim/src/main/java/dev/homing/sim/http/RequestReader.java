@@ -16,12 +16,14 @@ import java.util.function.Predicate;
  * Reads a completions or chat-completions body into a {@link CompletionRequest}, rejecting what vLLM rejects with a
  * 400 that names the offending field. Sampling fields (temperature, top_p, stop, ...) are accepted and ignored.
  *
- * <p>A batch prompt (a list of strings or of token lists) is served by its first entry only: the sim answers one
- * choice per request. {@code n} above 1 is refused rather than answered with fewer choices than asked for.
+ * <p>A batch prompt (a list of strings or of token lists) gives one prompt per entry; {@code n} choices are made for
+ * each. Both are bounded so that one request cannot fill the engine's queue on its own.
  */
 final class RequestReader {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Most choices (prompts × n) one request may ask for; the sim's own guard, vLLM has none. */
+    static final int MAX_CHOICES = 1024;
 
     private final SimTokenizer tokenizer;
 
@@ -30,18 +32,7 @@ final class RequestReader {
     }
 
     CompletionRequest read(ApiKind api, byte[] body) throws RequestFormatException {
-        JsonNode root;
-        try {
-            root = JSON.readTree(body);
-        } catch (JsonProcessingException e) {
-            throw RequestFormatException.badRequest("The request body is not valid JSON: " + e.getOriginalMessage(),
-                    null);
-        } catch (IOException e) {
-            throw RequestFormatException.badRequest("The request body could not be read: " + e.getMessage(), null);
-        }
-        if (root == null || !root.isObject()) {
-            throw RequestFormatException.badRequest("The request body must be a JSON object.", null);
-        }
+        JsonNode root = object(body);
         String model = string(root, "model", true);
         if (model.isBlank()) {
             throw RequestFormatException.badRequest("The 'model' field must not be empty.", "model");
@@ -61,11 +52,7 @@ final class RequestReader {
             // vLLM's StreamOptions: include_usage defaults to true once stream_options is given.
             includeUsage = include == null || include.isNull() || boolValue(include, "stream_options.include_usage");
         }
-        int n = positiveInt(root, "n");
-        if (n > 1) {
-            throw RequestFormatException.badRequest("The simulator answers one choice per request; 'n' must be 1.",
-                    "n");
-        }
+        int n = Math.max(1, positiveInt(root, "n"));
         int maxTokens = positiveInt(root, "max_tokens");
         if (api == ApiKind.CHAT_COMPLETIONS) {
             int maxCompletion = positiveInt(root, "max_completion_tokens");
@@ -78,41 +65,69 @@ final class RequestReader {
         if (cacheSalt != null && cacheSalt.isEmpty()) {
             throw RequestFormatException.badRequest("The 'cache_salt' field must not be empty.", "cache_salt");
         }
-        int[] prompt;
-        int[] echo;
+        List<int[]> prompts;
+        List<int[]> echoes;
         if (api == ApiKind.COMPLETIONS) {
-            prompt = prompt(root.get("prompt"));
-            echo = prompt;
+            prompts = prompts(root.get("prompt"));
+            echoes = prompts;
         } else {
             List<ChatMessage> messages = messages(root.get("messages"));
-            boolean addGenerationPrompt = !root.has("add_generation_prompt") || bool(root, "add_generation_prompt");
-            prompt = tokenizer.encode(tokenizer.applyChatTemplate(messages, addGenerationPrompt));
-            echo = tokenizer.encode(lastUserContent(messages));
+            prompts = List.of(chatPrompt(root, messages));
+            echoes = List.of(tokenizer.encode(lastUserContent(messages)));
         }
-        return new CompletionRequest(api, model, prompt, echo, stream, includeUsage, maxTokens, ignoreEos,
-                cacheSalt);
+        if ((long) prompts.size() * n > MAX_CHOICES) {
+            throw RequestFormatException.badRequest("This simulator makes at most " + MAX_CHOICES
+                    + " choices per request; got " + prompts.size() + " prompts × n = " + n + ".", "n");
+        }
+        return new CompletionRequest(api, model, prompts, echoes, stream, includeUsage, maxTokens, ignoreEos,
+                cacheSalt, n, root);
     }
 
-    private int[] prompt(JsonNode p) throws RequestFormatException {
+    /** Parses a body that must be a JSON object; 400 otherwise. */
+    static JsonNode object(byte[] body) throws RequestFormatException {
+        JsonNode root;
+        try {
+            root = JSON.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw RequestFormatException.badRequest("The request body is not valid JSON: " + e.getOriginalMessage(),
+                    null);
+        } catch (IOException e) {
+            throw RequestFormatException.badRequest("The request body could not be read: " + e.getMessage(), null);
+        }
+        if (root == null || !root.isObject()) {
+            throw RequestFormatException.badRequest("The request body must be a JSON object.", null);
+        }
+        return root;
+    }
+
+    /** The chat template applied to {@code messages} and tokenized, honouring {@code add_generation_prompt}. */
+    int[] chatPrompt(JsonNode root, List<ChatMessage> messages) throws RequestFormatException {
+        boolean addGenerationPrompt = !root.has("add_generation_prompt") || bool(root, "add_generation_prompt");
+        return tokenizer.encode(tokenizer.applyChatTemplate(messages, addGenerationPrompt));
+    }
+
+    /** Every prompt of a completions request: a string, strings, token ids, or lists of token ids. */
+    List<int[]> prompts(JsonNode p) throws RequestFormatException {
         if (p == null || p.isNull()) {
             throw RequestFormatException.badRequest("The 'prompt' field is required.", "prompt");
         }
-        int[] tokens;
+        List<int[]> prompts = new ArrayList<>();
         if (p.isTextual()) {
-            tokens = tokenizer.encode(p.textValue());
+            prompts.add(tokenizer.encode(p.textValue()));
         } else if (p.isArray() && !p.isEmpty()) {
             JsonNode first = p.get(0);
             if (first.isTextual()) {
                 requireAll(p, JsonNode::isTextual, "a list of strings only");
-                tokens = tokenizer.encode(first.textValue());
+                for (JsonNode text : p) {
+                    prompts.add(tokenizer.encode(text.textValue()));
+                }
             } else if (first.isIntegralNumber()) {
-                tokens = tokenIds(p);
+                prompts.add(tokenIds(p));
             } else if (first.isArray()) {
                 requireAll(p, JsonNode::isArray, "a list of token-id lists only");
                 for (JsonNode list : p) {
-                    tokenIds(list);
+                    prompts.add(tokenIds(list));
                 }
-                tokens = tokenIds(first);
             } else {
                 throw promptTypeError();
             }
@@ -121,31 +136,41 @@ final class RequestReader {
         } else {
             throw promptTypeError();
         }
-        if (tokens.length == 0) {
-            throw RequestFormatException.badRequest("The prompt must not be empty.", "prompt");
+        for (int[] tokens : prompts) {
+            if (tokens.length == 0) {
+                throw RequestFormatException.badRequest("The prompt must not be empty.", "prompt");
+            }
         }
-        return tokens;
+        return prompts;
     }
 
-    private int[] tokenIds(JsonNode list) throws RequestFormatException {
+    int[] tokenIds(JsonNode list) throws RequestFormatException {
         if (list.isEmpty()) {
             throw RequestFormatException.badRequest("A token-id list in 'prompt' must not be empty.", "prompt");
+        }
+        return tokenIds(list, "prompt");
+    }
+
+    /** Token ids in the vocabulary; 400 naming {@code field} otherwise. */
+    int[] tokenIds(JsonNode list, String field) throws RequestFormatException {
+        if (!list.isArray()) {
+            throw typeError(field, "a list of token ids");
         }
         int[] ids = new int[list.size()];
         for (int i = 0; i < ids.length; i++) {
             JsonNode t = list.get(i);
             if (!t.isIntegralNumber() || !t.canConvertToLong() || t.longValue() < 0) {
-                throw typeError("prompt", "token ids as non-negative integers");
+                throw typeError(field, "token ids as non-negative integers");
             }
             if (t.longValue() >= tokenizer.vocabularySize()) {
-                throw RequestFormatException.badRequest("Token id " + t.asText() + " is out of vocabulary", "prompt");
+                throw RequestFormatException.badRequest("Token id " + t.asText() + " is out of vocabulary", field);
             }
             ids[i] = t.intValue();
         }
         return ids;
     }
 
-    private static List<ChatMessage> messages(JsonNode m) throws RequestFormatException {
+    static List<ChatMessage> messages(JsonNode m) throws RequestFormatException {
         if (m == null || m.isNull()) {
             throw RequestFormatException.badRequest("The 'messages' field is required.", "messages");
         }
@@ -216,7 +241,7 @@ final class RequestReader {
         }
     }
 
-    private static String string(JsonNode root, String field, boolean required) throws RequestFormatException {
+    static String string(JsonNode root, String field, boolean required) throws RequestFormatException {
         JsonNode v = root.get(field);
         if (v == null || v.isNull()) {
             if (required) {
@@ -230,7 +255,7 @@ final class RequestReader {
         return v.textValue();
     }
 
-    private static boolean bool(JsonNode root, String field) throws RequestFormatException {
+    static boolean bool(JsonNode root, String field) throws RequestFormatException {
         JsonNode v = root.get(field);
         return v != null && !v.isNull() && boolValue(v, field);
     }
@@ -243,7 +268,7 @@ final class RequestReader {
     }
 
     /** A positive integer field, or -1 when absent or null. */
-    private static int positiveInt(JsonNode root, String field) throws RequestFormatException {
+    static int positiveInt(JsonNode root, String field) throws RequestFormatException {
         JsonNode v = root.get(field);
         if (v == null || v.isNull()) {
             return -1;

@@ -3,7 +3,6 @@ package dev.homing.sim.http;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.homing.sim.engine.FinishReason;
-import dev.homing.sim.engine.Usage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -36,12 +35,12 @@ final class ResponseJson {
     }
 
     /** One streamed choice: {@code role} only on chat's first chunk; {@code finish} on the last. */
-    byte[] chunk(String role, String text, FinishReason finish) {
+    byte[] chunk(int index, String role, String text, FinishReason finish) {
         return sse(g -> {
             header(g, chat ? "chat.completion.chunk" : "text_completion");
             g.writeArrayFieldStart("choices");
             g.writeStartObject();
-            g.writeNumberField("index", 0);
+            g.writeNumberField("index", index);
             if (chat) {
                 g.writeObjectFieldStart("delta");
                 if (role != null) {
@@ -60,7 +59,7 @@ final class ResponseJson {
     }
 
     /** The {@code stream_options.include_usage} chunk: no choices, only usage. */
-    byte[] usageChunk(Usage usage) {
+    byte[] usageChunk(Totals usage) {
         return sse(g -> {
             header(g, chat ? "chat.completion.chunk" : "text_completion");
             g.writeArrayFieldStart("choices");
@@ -69,65 +68,99 @@ final class ResponseJson {
         });
     }
 
-    /** A whole non-streaming response. */
-    byte[] complete(String text, FinishReason finish, Usage usage) {
+    /** One finished choice of a non-streaming response. */
+    record Choice(String text, FinishReason finish) {
+    }
+
+    /**
+     * What {@code usage} reports for a whole response: prompt tokens of every prompt (once each, whatever {@code n}),
+     * completion tokens of every choice, and, as vLLM does, the cached tokens of the last prompt's result.
+     */
+    record Totals(int promptTokens, int completionTokens, int cachedTokens) {
+    }
+
+    /** A whole non-streaming response; choices in index order. */
+    byte[] complete(List<Choice> choices, Totals usage) {
         return json(g -> {
             header(g, chat ? "chat.completion" : "text_completion");
             g.writeArrayFieldStart("choices");
-            g.writeStartObject();
-            g.writeNumberField("index", 0);
-            if (chat) {
-                g.writeObjectFieldStart("message");
-                g.writeStringField("role", "assistant");
-                g.writeStringField("content", text);
-                g.writeArrayFieldStart("tool_calls");
-                g.writeEndArray();
+            for (int i = 0; i < choices.size(); i++) {
+                Choice c = choices.get(i);
+                g.writeStartObject();
+                g.writeNumberField("index", i);
+                if (chat) {
+                    g.writeObjectFieldStart("message");
+                    g.writeStringField("role", "assistant");
+                    g.writeStringField("content", c.text());
+                    g.writeArrayFieldStart("tool_calls");
+                    g.writeEndArray();
+                    g.writeEndObject();
+                } else {
+                    g.writeStringField("text", c.text());
+                }
+                g.writeNullField("logprobs");
+                finish(g, c.finish());
                 g.writeEndObject();
-            } else {
-                g.writeStringField("text", text);
             }
-            g.writeNullField("logprobs");
-            finish(g, finish);
-            g.writeEndObject();
             g.writeEndArray();
             usage(g, usage);
         });
     }
 
-    /** vLLM's {@code GET /v1/models} body. */
-    static byte[] models(List<String> servedNames, String root, int maxModelLen, long created, RequestIds ids) {
+    /**
+     * vLLM's {@code GET /v1/models} body: a card per served name, then one per LoRA adapter with the adapter's path as
+     * {@code root}, its base model as {@code parent} and no {@code max_model_len}.
+     */
+    static byte[] models(List<String> servedNames, String root, int maxModelLen, List<ServedModels.Adapter> loras,
+            long created, RequestIds ids) {
         return json(g -> {
             g.writeStringField("object", "list");
             g.writeArrayFieldStart("data");
             for (String name : servedNames) {
-                g.writeStartObject();
-                g.writeStringField("id", name);
-                g.writeStringField("object", "model");
-                g.writeNumberField("created", created);
-                g.writeStringField("owned_by", "vllm");
-                g.writeStringField("root", root);
-                g.writeNullField("parent");
-                g.writeNumberField("max_model_len", maxModelLen);
-                g.writeArrayFieldStart("permission");
-                g.writeStartObject();
-                g.writeStringField("id", ids.next("modelperm-"));
-                g.writeStringField("object", "model_permission");
-                g.writeNumberField("created", created);
-                g.writeBooleanField("allow_create_engine", false);
-                g.writeBooleanField("allow_sampling", true);
-                g.writeBooleanField("allow_logprobs", true);
-                g.writeBooleanField("allow_search_indices", false);
-                g.writeBooleanField("allow_view", true);
-                g.writeBooleanField("allow_fine_tuning", false);
-                g.writeStringField("organization", "*");
-                g.writeNullField("group");
-                g.writeBooleanField("is_blocking", false);
-                g.writeEndObject();
-                g.writeEndArray();
-                g.writeEndObject();
+                card(g, name, root, null, maxModelLen, created, ids);
+            }
+            for (ServedModels.Adapter a : loras) {
+                card(g, a.name(), a.path(), a.parent(), -1, created, ids);
             }
             g.writeEndArray();
         });
+    }
+
+    private static void card(JsonGenerator g, String id, String root, String parent, int maxModelLen, long created,
+            RequestIds ids) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("id", id);
+        g.writeStringField("object", "model");
+        g.writeNumberField("created", created);
+        g.writeStringField("owned_by", "vllm");
+        g.writeStringField("root", root);
+        if (parent == null) {
+            g.writeNullField("parent");
+        } else {
+            g.writeStringField("parent", parent);
+        }
+        if (maxModelLen < 0) {
+            g.writeNullField("max_model_len");
+        } else {
+            g.writeNumberField("max_model_len", maxModelLen);
+        }
+        g.writeArrayFieldStart("permission");
+        g.writeStartObject();
+        g.writeStringField("id", ids.next("modelperm-"));
+        g.writeStringField("object", "model_permission");
+        g.writeNumberField("created", created);
+        g.writeBooleanField("allow_create_engine", false);
+        g.writeBooleanField("allow_sampling", true);
+        g.writeBooleanField("allow_logprobs", true);
+        g.writeBooleanField("allow_search_indices", false);
+        g.writeBooleanField("allow_view", true);
+        g.writeBooleanField("allow_fine_tuning", false);
+        g.writeStringField("organization", "*");
+        g.writeNullField("group");
+        g.writeBooleanField("is_blocking", false);
+        g.writeEndObject();
+        g.writeEndArray();
+        g.writeEndObject();
     }
 
     private void header(JsonGenerator g, String object) throws IOException {
@@ -146,12 +179,13 @@ final class ResponseJson {
         g.writeNullField("stop_reason");
     }
 
-    private void usage(JsonGenerator g, Usage usage) throws IOException {
+    /** vLLM's {@code UsageInfo}; {@code prompt_tokens_details} only when enabled and some tokens were cached. */
+    private void usage(JsonGenerator g, Totals usage) throws IOException {
         g.writeObjectFieldStart("usage");
         g.writeNumberField("prompt_tokens", usage.promptTokens());
-        g.writeNumberField("total_tokens", usage.totalTokens());
+        g.writeNumberField("total_tokens", usage.promptTokens() + usage.completionTokens());
         g.writeNumberField("completion_tokens", usage.completionTokens());
-        if (promptTokensDetails) {
+        if (promptTokensDetails && usage.cachedTokens() > 0) {
             g.writeObjectFieldStart("prompt_tokens_details");
             g.writeNumberField("cached_tokens", usage.cachedTokens());
             g.writeEndObject();

@@ -3,21 +3,34 @@ package dev.homing.sim.http;
 import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.OpenAiError;
 import dev.homing.sim.engine.Engine;
+import dev.homing.sim.engine.EngineConfig;
 import dev.homing.sim.engine.EngineStats;
 import dev.homing.sim.engine.KvEventSink;
 import dev.homing.sim.engine.RealTimeEngineDriver;
+import dev.homing.sim.kvevents.KvEventsConfig;
+import dev.homing.sim.kvevents.StepBatcher;
+import dev.homing.sim.kvevents.ZmqEventPublisher;
 import dev.homing.sim.tokenizer.SimTokenizer;
 import io.helidon.http.HeaderNames;
+import io.helidon.http.Method;
 import io.helidon.http.Status;
 import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One simulated vLLM pod: an {@link Engine} in real time behind vLLM's OpenAI-compatible HTTP surface.
+ * One simulated vLLM pod: an {@link Engine} in real time behind vLLM's OpenAI-compatible HTTP surface, publishing
+ * vLLM's KV-cache events over ZMQ when {@link SimPodConfig#kvEvents()} enables them.
  *
  * <pre>{@code
  * try (SimPod pod = SimPod.start(SimPodConfig.builder().preset(Preset.CPU_QWEN2_5_0_5B).podName("pod-a").build())) {
@@ -25,13 +38,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * }
  * }</pre>
  *
- * <p>Serves {@code POST /v1/completions}, {@code POST /v1/chat/completions}, {@code GET /v1/models},
- * {@code GET /health}, {@code GET /metrics} and {@code POST /reset_prefix_cache}; anything else gets an OpenAI-shaped
- * 404 (or 405 for a known path with the wrong method). Every response carries {@code x-inference-pod}.
+ * <p>Serves {@code POST /v1/completions}, {@code POST /v1/chat/completions}, their {@code /render} variants,
+ * {@code POST /tokenize}, {@code POST /detokenize}, {@code GET /v1/models}, {@code POST /v1/load_lora_adapter},
+ * {@code POST /v1/unload_lora_adapter}, {@code GET /health}, {@code GET|POST /ping}, {@code GET /version},
+ * {@code GET /metrics} and {@code POST /reset_prefix_cache}; anything else gets an OpenAI-shaped 404 (or 405 for a
+ * known path with the wrong method). Every response carries {@code x-inference-pod}.
  */
 public final class SimPod implements AutoCloseable {
 
     public static final String POD_HEADER = "x-inference-pod";
+    /** What {@code GET /version} reports: the vLLM release whose behaviour the pod follows by default. */
+    public static final String VLLM_VERSION = "0.11.0";
 
     private static final byte[] EMPTY = new byte[0];
 
@@ -39,23 +56,47 @@ public final class SimPod implements AutoCloseable {
     private final RealTimeEngineDriver driver;
     private final WebServer server;
     private final AtomicBoolean closing;
+    private final ZmqEventPublisher publisher;
+    private final StepBatcher batcher;
 
-    private SimPod(SimPodConfig config, RealTimeEngineDriver driver, WebServer server, AtomicBoolean closing) {
+    private SimPod(SimPodConfig config, RealTimeEngineDriver driver, WebServer server, AtomicBoolean closing,
+            ZmqEventPublisher publisher, StepBatcher batcher) {
         this.config = config;
         this.driver = driver;
         this.server = server;
         this.closing = closing;
+        this.publisher = publisher;
+        this.batcher = batcher;
     }
 
     public static SimPod start(SimPodConfig config) {
         SimTokenizer tokenizer = SimTokenizer.builtin();
-        Engine engine = new Engine(config.engine(), KvEventSink.NONE, new SplittableRandom(config.seed()));
+        ServedModels models = new ServedModels(config.servedModelNames(), config.loraEnabled(), config.loraModules());
+        ZmqEventPublisher publisher = null;
+        StepBatcher batcher = null;
+        KvEventsConfig events = config.kvEvents();
+        if (events.publishes()) {
+            publisher = ZmqEventPublisher.start(events, "homing-sim-kv-events-" + config.podName());
+            batcher = new StepBatcher(events, config.wallClock(), publisher);
+        }
+        AtomicReference<RealTimeEngineDriver> driverRef = new AtomicReference<>();
+        PodMetrics metrics = new PodMetrics(config.modelName(), config.engine(), cacheConfig(config),
+                config.wallClock(), () -> driverRef.get().stats());
+        Engine engine = new Engine(config.engine(), batcher == null ? KvEventSink.NONE : batcher, metrics.steps(),
+                new SplittableRandom(config.seed()));
         RealTimeEngineDriver driver = new RealTimeEngineDriver(engine, config.nanoTime(),
                 "homing-sim-engine-" + config.podName()).start();
-        PodMetrics metrics = new PodMetrics(config.modelName(), config.engine(), driver::stats);
+        driverRef.set(driver);
         RequestIds ids = new RequestIds(config.seed());
         AtomicBoolean closing = new AtomicBoolean();
-        CompletionHandler completions = new CompletionHandler(config, tokenizer, driver, metrics, ids, closing::get);
+        FailureInjector failures = new FailureInjector(config.failureInjectionRate(), config.failureTypes(),
+                config.modelName(), config.seed());
+        CompletionHandler completions = new CompletionHandler(config, tokenizer, models, driver, metrics, ids, failures,
+                closing::get);
+        int maxLen = config.engine().maxModelLen();
+        TokenizeHandler tokenize = new TokenizeHandler(tokenizer, models, maxLen, config.maxRequestBodyBytes());
+        RenderHandler render = new RenderHandler(tokenizer, models, ids, maxLen, config.maxRequestBodyBytes());
+        LoraHandler lora = new LoraHandler(models, config.maxRequestBodyBytes());
         WebServer server;
         try {
             server = WebServer.builder()
@@ -63,40 +104,82 @@ public final class SimPod implements AutoCloseable {
                     .port(config.port())
                     .shutdownGracePeriod(Duration.ofMillis(500))
                     .shutdownHook(false)
-                    .routing(r -> routes(r, config, driver, metrics, ids, completions))
+                    .routing(r -> routes(r, config, driver, metrics, ids, models, completions, tokenize, render,
+                            lora))
                     .build()
                     .start();
         } catch (RuntimeException e) {
             driver.close();
+            closeQuietly(publisher);
             throw e;
         }
         if (!server.isRunning() || server.port() < 0) {
             // Helidon logs a failed bind and returns a stopped server rather than throwing.
             driver.close();
+            closeQuietly(publisher);
             throw new IllegalStateException("the sim pod could not listen on " + config.host() + ":" + config.port());
         }
-        return new SimPod(config, driver, server, closing);
+        return new SimPod(config, driver, server, closing, publisher, batcher);
+    }
+
+    /** vLLM's {@code CacheConfig} as {@code vllm:cache_config_info} labels, in its field order. */
+    private static Map<String, String> cacheConfig(SimPodConfig config) {
+        EngineConfig e = config.engine();
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("block_size", Integer.toString(e.blockSize()));
+        m.put("gpu_memory_utilization", "0.9");
+        m.put("swap_space", "4");
+        m.put("cache_dtype", "auto");
+        m.put("is_attention_free", "False");
+        m.put("num_gpu_blocks_override", config.numGpuBlocksOverride() == null ? "None"
+                : Integer.toString(config.numGpuBlocksOverride()));
+        m.put("sliding_window", "None");
+        m.put("enable_prefix_caching", "True");
+        m.put("prefix_caching_hash_algo", "sha256_cbor");
+        m.put("cpu_offload_gb", "0");
+        m.put("calculate_kv_scales", "False");
+        m.put("num_gpu_blocks", Integer.toString(e.numGpuBlocks()));
+        m.put("num_cpu_blocks", "None");
+        return m;
     }
 
     private static void routes(HttpRouting.Builder r, SimPodConfig config, RealTimeEngineDriver driver,
-            PodMetrics metrics, RequestIds ids, CompletionHandler completions) {
+            PodMetrics metrics, RequestIds ids, ServedModels models, CompletionHandler completions,
+            TokenizeHandler tokenize, RenderHandler render, LoraHandler lora) {
         r.addFilter((chain, req, res) -> {
             res.header(POD_HEADER, config.podName());
             chain.proceed();
         });
-        r.post(ApiKind.COMPLETIONS.path(), (req, res) -> completions.handle(req, res, ApiKind.COMPLETIONS));
-        r.post(ApiKind.CHAT_COMPLETIONS.path(), (req, res) -> completions.handle(req, res, ApiKind.CHAT_COMPLETIONS));
-        r.get("/v1/models", (req, res) -> {
+        Set<String> known = new LinkedHashSet<>();
+        route(r, known, Method.POST, ApiKind.COMPLETIONS.path(),
+                (req, res) -> completions.handle(req, res, ApiKind.COMPLETIONS));
+        route(r, known, Method.POST, ApiKind.CHAT_COMPLETIONS.path(),
+                (req, res) -> completions.handle(req, res, ApiKind.CHAT_COMPLETIONS));
+        route(r, known, Method.POST, ApiKind.COMPLETIONS.path() + "/render",
+                (req, res) -> render.handle(req, res, ApiKind.COMPLETIONS));
+        route(r, known, Method.POST, ApiKind.CHAT_COMPLETIONS.path() + "/render",
+                (req, res) -> render.handle(req, res, ApiKind.CHAT_COMPLETIONS));
+        route(r, known, Method.POST, "/tokenize", tokenize::tokenize);
+        route(r, known, Method.POST, "/detokenize", tokenize::detokenize);
+        route(r, known, Method.POST, "/v1/load_lora_adapter", lora::load);
+        route(r, known, Method.POST, "/v1/unload_lora_adapter", lora::unload);
+        route(r, known, Method.GET, "/v1/models", (req, res) -> {
             res.header(HeaderNames.CONTENT_TYPE, "application/json");
             res.send(ResponseJson.models(config.servedModelNames(), config.model(), config.engine().maxModelLen(),
-                    config.wallClock().instant().getEpochSecond(), ids));
+                    models.adapters(), config.wallClock().instant().getEpochSecond(), ids));
         });
-        r.get("/health", (req, res) -> res.send(EMPTY));
-        r.get("/metrics", (req, res) -> {
+        route(r, known, Method.GET, "/health", (req, res) -> res.send(EMPTY));
+        route(r, known, Method.GET, "/ping", (req, res) -> res.send(EMPTY));
+        route(r, known, Method.POST, "/ping", (req, res) -> res.send(EMPTY));
+        route(r, known, Method.GET, "/version", (req, res) -> {
+            res.header(HeaderNames.CONTENT_TYPE, "application/json");
+            res.send(("{\"version\":\"" + VLLM_VERSION + "\"}").getBytes(StandardCharsets.UTF_8));
+        });
+        route(r, known, Method.GET, "/metrics", (req, res) -> {
             res.header(HeaderNames.CONTENT_TYPE, PodMetrics.contentType());
             res.send(metrics.scrape());
         });
-        r.post("/reset_prefix_cache", (req, res) -> {
+        route(r, known, Method.POST, "/reset_prefix_cache", (req, res) -> {
             if (driver.resetPrefixCache()) {
                 res.send(EMPTY);
             } else {
@@ -104,8 +187,7 @@ public final class SimPod implements AutoCloseable {
                         "The prefix cache cannot be reset while requests hold KV blocks.", null));
             }
         });
-        for (String path : new String[] {ApiKind.COMPLETIONS.path(), ApiKind.CHAT_COMPLETIONS.path(), "/v1/models",
-            "/health", "/metrics", "/reset_prefix_cache"}) {
+        for (String path : known) {
             r.any(path, (req, res) -> sendError(res,
                     OpenAiError.methodNotAllowed(req.prologue().method().text(), path)));
         }
@@ -116,6 +198,12 @@ public final class SimPod implements AutoCloseable {
                 sendError(res, OpenAiError.internal(String.valueOf(e.getMessage())));
             }
         });
+    }
+
+    /** Registers a route and remembers its path, so other methods on it get 405 rather than 404. */
+    private static void route(HttpRouting.Builder r, Set<String> known, Method method, String path, Handler handler) {
+        r.route(method, path, handler);
+        known.add(path);
     }
 
     static void sendError(ServerResponse res, OpenAiError error) {
@@ -146,11 +234,38 @@ public final class SimPod implements AutoCloseable {
         return driver.resetPrefixCache();
     }
 
-    /** Stops serving; requests in flight are cut off. */
+    /** The KV-event PUB endpoint as bound or connected (a {@code *} port resolved), or null when not publishing. */
+    public String kvEventsEndpoint() {
+        return publisher == null ? null : publisher.endpoint();
+    }
+
+    /** The replay ROUTER endpoint as bound, or null. */
+    public String kvEventsReplayEndpoint() {
+        return publisher == null ? null : publisher.replayEndpoint();
+    }
+
+    /** KV-event batches sent so far. */
+    public long kvEventBatchesPublished() {
+        return publisher == null ? 0 : publisher.publishedBatches();
+    }
+
+    /** KV-event batches dropped because the publisher's queue was full. */
+    public long kvEventBatchesDropped() {
+        return batcher == null ? 0 : batcher.droppedBatches();
+    }
+
+    /** Stops serving; requests in flight are cut off, queued KV events get up to a second to go out. */
     @Override
     public void close() {
         closing.set(true);
         server.stop();
         driver.close();
+        closeQuietly(publisher);
+    }
+
+    private static void closeQuietly(ZmqEventPublisher publisher) {
+        if (publisher != null) {
+            publisher.close();
+        }
     }
 }

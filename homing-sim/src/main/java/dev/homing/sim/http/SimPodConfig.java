@@ -2,6 +2,7 @@ package dev.homing.sim.http;
 
 import dev.homing.sim.engine.EngineConfig;
 import dev.homing.sim.engine.Preset;
+import dev.homing.sim.kvevents.KvEventsConfig;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
@@ -17,10 +18,16 @@ import java.util.function.LongSupplier;
  * @param model the {@code --model} path, reported as {@code root} by {@code /v1/models}
  * @param servedModelNames names clients may ask for; the first is the {@code model_name} metric label
  * @param seed seeds the engine's generator: outputs, noise and (without a hash seed) block hashes
- * @param enablePromptTokensDetails report {@code usage.prompt_tokens_details.cached_tokens}; unlike vLLM, also when it
- *     is 0, because the sim always knows it
+ * @param engine the engine's shape; LoRA is enabled when its {@code maxLoras} is positive
+ * @param numGpuBlocksOverride what {@code --num-gpu-blocks-override} said, for {@code vllm:cache_config_info}; null
+ * @param enablePromptTokensDetails report {@code usage.prompt_tokens_details.cached_tokens} when some tokens were
+ *     cached (vLLM's flag, off by default there; on by default here, so tests and the demo see cache hits)
  * @param eosProbability in random mode, the chance per output token of ending (unless {@code ignore_eos})
  * @param maxRequestBodyBytes larger bodies get 413
+ * @param kvEvents vLLM's {@code --kv-events-config}, and the event layout
+ * @param loraModules adapters loaded at start ({@code --lora-modules})
+ * @param failureInjectionRate percent of generation requests that fail on purpose (llm-d-inference-sim)
+ * @param failureTypes what they fail with; empty for all types
  * @param wallClock for {@code created} timestamps
  * @param nanoTime the engine's clock
  */
@@ -31,11 +38,16 @@ public record SimPodConfig(
         String model,
         List<String> servedModelNames,
         EngineConfig engine,
+        Integer numGpuBlocksOverride,
         long seed,
         OutputMode mode,
         boolean enablePromptTokensDetails,
         double eosProbability,
         int maxRequestBodyBytes,
+        KvEventsConfig kvEvents,
+        List<LoraModule> loraModules,
+        int failureInjectionRate,
+        List<FailureType> failureTypes,
         Clock wallClock,
         LongSupplier nanoTime) {
 
@@ -47,6 +59,15 @@ public record SimPodConfig(
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(wallClock, "wallClock");
         Objects.requireNonNull(nanoTime, "nanoTime");
+        Objects.requireNonNull(kvEvents, "kvEvents");
+        loraModules = loraModules == null ? List.of() : List.copyOf(loraModules);
+        failureTypes = failureTypes == null ? List.of() : List.copyOf(failureTypes);
+        if (failureInjectionRate < 0 || failureInjectionRate > 100) {
+            throw new IllegalArgumentException("failureInjectionRate must be 0..100, got " + failureInjectionRate);
+        }
+        if (!loraModules.isEmpty() && engine.maxLoras() == 0) {
+            throw new IllegalArgumentException("LoRA modules need LoRA enabled (maxLoras > 0)");
+        }
         servedModelNames = servedModelNames == null || servedModelNames.isEmpty()
                 ? List.of(model) : List.copyOf(servedModelNames);
         if (port < 0 || port > 65_535) {
@@ -58,6 +79,10 @@ public record SimPodConfig(
         if (maxRequestBodyBytes < 1) {
             throw new IllegalArgumentException("maxRequestBodyBytes must be positive");
         }
+    }
+
+    public boolean loraEnabled() {
+        return engine.maxLoras() > 0;
     }
 
     /** The {@code model_name} label: the first served name. */
@@ -77,11 +102,16 @@ public record SimPodConfig(
         b.model = model;
         b.servedModelNames = servedModelNames;
         b.engine = engine;
+        b.numGpuBlocksOverride = numGpuBlocksOverride;
         b.seed = seed;
         b.mode = mode;
         b.enablePromptTokensDetails = enablePromptTokensDetails;
         b.eosProbability = eosProbability;
         b.maxRequestBodyBytes = maxRequestBodyBytes;
+        b.kvEvents = kvEvents;
+        b.loraModules = loraModules;
+        b.failureInjectionRate = failureInjectionRate;
+        b.failureTypes = failureTypes;
         b.wallClock = wallClock;
         b.nanoTime = nanoTime;
         return b;
@@ -94,11 +124,16 @@ public record SimPodConfig(
         private String model = Preset.CPU_QWEN2_5_0_5B.modelName();
         private List<String> servedModelNames = List.of();
         private EngineConfig engine = Preset.CPU_QWEN2_5_0_5B.engine();
+        private Integer numGpuBlocksOverride;
         private long seed;
         private OutputMode mode = OutputMode.RANDOM;
         private boolean enablePromptTokensDetails = true;
         private double eosProbability = 0.02;
         private int maxRequestBodyBytes = 16 << 20;
+        private KvEventsConfig kvEvents = KvEventsConfig.disabled();
+        private List<LoraModule> loraModules = List.of();
+        private int failureInjectionRate;
+        private List<FailureType> failureTypes = List.of();
         private Clock wallClock = Clock.systemUTC();
         private LongSupplier nanoTime = System::nanoTime;
 
@@ -142,6 +177,31 @@ public record SimPodConfig(
             return this;
         }
 
+        public Builder numGpuBlocksOverride(Integer v) {
+            numGpuBlocksOverride = v;
+            return this;
+        }
+
+        public Builder kvEvents(KvEventsConfig v) {
+            kvEvents = v;
+            return this;
+        }
+
+        public Builder loraModules(List<LoraModule> v) {
+            loraModules = v;
+            return this;
+        }
+
+        public Builder failureInjectionRate(int v) {
+            failureInjectionRate = v;
+            return this;
+        }
+
+        public Builder failureTypes(List<FailureType> v) {
+            failureTypes = v;
+            return this;
+        }
+
         public Builder seed(long v) {
             seed = v;
             return this;
@@ -178,8 +238,9 @@ public record SimPodConfig(
         }
 
         public SimPodConfig build() {
-            return new SimPodConfig(host, port, podName, model, servedModelNames, engine, seed, mode,
-                    enablePromptTokensDetails, eosProbability, maxRequestBodyBytes, wallClock, nanoTime);
+            return new SimPodConfig(host, port, podName, model, servedModelNames, engine, numGpuBlocksOverride, seed,
+                    mode, enablePromptTokensDetails, eosProbability, maxRequestBodyBytes, kvEvents, loraModules,
+                    failureInjectionRate, failureTypes, wallClock, nanoTime);
         }
     }
 }

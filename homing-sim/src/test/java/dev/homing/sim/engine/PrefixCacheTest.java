@@ -88,7 +88,7 @@ class PrefixCacheTest {
         assertThat(run(engine, request("b", p, 1).withCacheSalt("tenant-1"), 1_000_000_000L).cachedTokens()).isZero();
         assertThat(run(engine, request("c", p, 1).withCacheSalt("tenant-1"), 2_000_000_000L).cachedTokens())
                 .isEqualTo(48);
-        assertThat(run(engine, request("d", p, 1).withLoraName("adapter"), 3_000_000_000L).cachedTokens()).isZero();
+        assertThat(run(engine, request("d", p, 1).withLora("adapter", 1), 3_000_000_000L).cachedTokens()).isZero();
         assertThat(run(engine, request("e", p, 1), 4_000_000_000L).cachedTokens()).isEqualTo(48);
     }
 
@@ -103,18 +103,18 @@ class PrefixCacheTest {
 
         // 70 tokens, KV for 69: blocks 0-1 at the prefill, then 2 and 3 as decoding fills them.
         assertThat(sink.stored).hasSize(3);
-        assertThat(sink.stored.get(0).parent()).isNull();
-        assertThat(sink.stored.get(0).hashes()).hasSize(2);
-        assertThat(sink.stored.get(1).parent()).isEqualTo(sink.stored.get(0).hashes().get(1));
-        assertThat(sink.stored.get(2).parent()).isEqualTo(sink.stored.get(1).hashes().get(0));
+        assertThat(sink.stored.get(0).parentHash()).isNull();
+        assertThat(sink.stored.get(0).blockHashes()).hasSize(2);
+        assertThat(sink.stored.get(1).parentHash()).isEqualTo(sink.stored.get(0).blockHashes().get(1));
+        assertThat(sink.stored.get(2).parentHash()).isEqualTo(sink.stored.get(1).blockHashes().get(0));
 
         int[] all = new int[70];
         System.arraycopy(p, 0, all, 0, 40);
         for (int i = 0; i < 30; i++) {
             all[40 + i] = o.tokens.get(i);
         }
-        assertThat(sink.stored.get(0).tokens()).containsExactly(Arrays.copyOfRange(all, 0, 32));
-        assertThat(sink.stored.get(2).tokens()).containsExactly(Arrays.copyOfRange(all, 48, 64));
+        assertThat(sink.stored.get(0).tokenIds()).containsExactly(Arrays.copyOfRange(all, 0, 32));
+        assertThat(sink.stored.get(2).tokenIds()).containsExactly(Arrays.copyOfRange(all, 48, 64));
         assertThat(sink.stored).allSatisfy(s -> assertThat(s.blockSize()).isEqualTo(BLOCK));
 
         // The engine's hashes are vLLM's sha256_cbor chain under PYTHONHASHSEED=42.
@@ -124,7 +124,7 @@ class PrefixCacheTest {
             parent = hasher.hash(parent, all, b * BLOCK, (b + 1) * BLOCK, null);
             assertThat(sink.storedHashes().get(b)).isEqualTo(parent);
         }
-        assertThat(sink.stepEnds).hasSize((int) engine.stats().steps());
+        assertThat(sink.steps).hasSize((int) engine.stats().steps());
         assertThat(sink.removed).isEmpty();
     }
 

@@ -14,6 +14,12 @@ public final class RecordingObserver implements RequestObserver {
     public long finishNanos = -1;
     public int finishCalls;
     public boolean lastFlagOnFinalToken;
+    public final List<Long> scheduled = new ArrayList<>();
+
+    @Override
+    public void onScheduled(long nanos) {
+        scheduled.add(nanos);
+    }
 
     @Override
     public void onFirstToken(long nanos) {

@@ -7,18 +7,15 @@ import java.util.List;
 /** Test fixture: remembers the KV events an engine emits. */
 public final class RecordingSink implements KvEventSink {
 
-    public record Stored(BlockHash parent, List<BlockHash> hashes, int[] tokens, int blockSize, String lora) {
-    }
-
-    public final List<Stored> stored = new ArrayList<>();
+    public final List<StoredBlocks> stored = new ArrayList<>();
     public final List<BlockHash> removed = new ArrayList<>();
-    public final List<Long> stepEnds = new ArrayList<>();
+    /** Model times of {@code onSchedulerStep}: one per step, at its start. */
+    public final List<Long> steps = new ArrayList<>();
     public int cleared;
 
     @Override
-    public void onBlockStored(BlockHash parentHash, List<BlockHash> blockHashes, int[] tokenIds, int blockSize,
-            String loraName) {
-        stored.add(new Stored(parentHash, blockHashes, tokenIds, blockSize, loraName));
+    public void onBlockStored(StoredBlocks blocks) {
+        stored.add(blocks);
     }
 
     @Override
@@ -32,12 +29,12 @@ public final class RecordingSink implements KvEventSink {
     }
 
     @Override
-    public void onStepEnd(long nanos) {
-        stepEnds.add(nanos);
+    public void onSchedulerStep(long nanos) {
+        steps.add(nanos);
     }
 
     /** Every stored hash, in order. */
     public List<BlockHash> storedHashes() {
-        return stored.stream().flatMap(s -> s.hashes().stream()).toList();
+        return stored.stream().flatMap(s -> s.blockHashes().stream()).toList();
     }
 }

@@ -28,10 +28,12 @@ class RequestReaderTest {
     void promptShapes() throws Exception {
         assertThat(completion("{\"model\":\"m\",\"prompt\":\"Hello world\"}").promptTokens())
                 .containsExactly(TOK.encode("Hello world"));
-        assertThat(completion("{\"model\":\"m\",\"prompt\":[\"first one\",\"second\"]}").promptTokens())
-                .containsExactly(TOK.encode("first one"));
-        assertThat(completion("{\"model\":\"m\",\"prompt\":[5,6,7]}").promptTokens()).containsExactly(5, 6, 7);
-        assertThat(completion("{\"model\":\"m\",\"prompt\":[[5,6],[7]]}").promptTokens()).containsExactly(5, 6);
+        assertThat(completion("{\"model\":\"m\",\"prompt\":[\"first one\",\"second\"]}").prompts())
+                .containsExactly(TOK.encode("first one"), TOK.encode("second"));
+        assertThat(completion("{\"model\":\"m\",\"prompt\":[5,6,7]}").prompts()).containsExactly(new int[] {5, 6, 7});
+        assertThat(completion("{\"model\":\"m\",\"prompt\":[[5,6],[7]]}").prompts())
+                .containsExactly(new int[] {5, 6}, new int[] {7});
+        assertThat(completion("{\"model\":\"m\",\"prompt\":[[5,6],[7]],\"n\":3}").n()).isEqualTo(3);
     }
 
     @Test
@@ -82,7 +84,8 @@ class RequestReaderTest {
             "{\"model\":3,\"prompt\":\"x\"}                          | model",
             "{\"model\":\"m\",\"prompt\":\"x\",\"max_tokens\":0}      | max_tokens",
             "{\"model\":\"m\",\"prompt\":\"x\",\"max_tokens\":1.5}    | max_tokens",
-            "{\"model\":\"m\",\"prompt\":\"x\",\"n\":2}               | n",
+            "{\"model\":\"m\",\"prompt\":\"x\",\"n\":0}               | n",
+            "{\"model\":\"m\",\"prompt\":[\"a\",\"b\"],\"n\":513}     | n",
             "{\"model\":\"m\",\"prompt\":\"x\",\"stream_options\":{}} | stream_options",
             "{\"model\":\"m\",\"prompt\":\"x\",\"cache_salt\":\"\"}   | cache_salt",
             "{\"model\":\"m\",\"prompt\":\"x\",\"ignore_eos\":\"yes\"} | ignore_eos",
