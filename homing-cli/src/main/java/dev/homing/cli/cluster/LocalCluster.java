@@ -63,6 +63,7 @@ public final class LocalCluster implements AutoCloseable {
                         .host(o.host())
                         .port(o.podBasePort() == 0 ? 0 : o.podBasePort() + i)
                         .podName(name)
+                        .enablePromptTokensDetails(true)
                         .seed(o.seed() + i)
                         .build());
                 pods.add(new Pod(name, o.host(), pod.port(), pod));

@@ -76,8 +76,10 @@ public final class UsageScanner {
             if (!usage.isObject()) {
                 return Usage.UNKNOWN;
             }
-            return new Usage(usage.path("prompt_tokens").asLong(-1), usage.path("completion_tokens").asLong(-1),
-                    usage.path("prompt_tokens_details").path("cached_tokens").asLong(-1));
+            long prompt = usage.path("prompt_tokens").asLong(-1);
+            // vLLM leaves prompt_tokens_details out when nothing was cached (or the pod does not report it): 0
+            long cached = usage.path("prompt_tokens_details").path("cached_tokens").asLong(prompt >= 0 ? 0 : -1);
+            return new Usage(prompt, usage.path("completion_tokens").asLong(-1), cached);
         } catch (IOException | RuntimeException e) {
             return Usage.UNKNOWN;
         }

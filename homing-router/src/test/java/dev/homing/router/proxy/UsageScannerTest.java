@@ -49,6 +49,13 @@ class UsageScannerTest {
     }
 
     @Test
+    void missingCachedTokensMeanNoneWereCached() {
+        UsageScanner s = new UsageScanner(false);
+        feedInPieces(s, "{\"usage\":{\"prompt_tokens\":30,\"completion_tokens\":2}}", 4);
+        assertThat(s.usage()).isEqualTo(new Usage(30, 2, 0));
+    }
+
+    @Test
     void garbageIsUnknownNotAnError() {
         UsageScanner s = new UsageScanner(false);
         feedInPieces(s, "not json", 3);
