@@ -3,7 +3,7 @@ package dev.homing.core.collect;
 import java.util.Arrays;
 
 /**
- * A hash map from {@code long} keys to objects, without boxing: open addressing with linear probing and backward-shift
+ * A hash map from {@code long} keys to objects, without boxing: open addressing with linear probing (at most 3/4 full) and backward-shift
  * deletion (no tombstones, so lookups stay short however many entries come and go). Prefix indexes look up hundreds of
  * block hashes per request under a lock; boxing each key cost more than the lookup. Not thread-safe; values non-null.
  */
@@ -21,7 +21,7 @@ public final class LongKeyMap<V> {
     }
 
     public LongKeyMap(int expected) {
-        int capacity = Integer.highestOneBit(Math.max(MIN_CAPACITY, expected * 2 - 1)) << 1;
+        int capacity = Integer.highestOneBit(Math.max(MIN_CAPACITY, expected * 4 / 3)) << 1;
         keys = new long[capacity];
         values = new Object[capacity];
         mask = capacity - 1;
@@ -56,7 +56,7 @@ public final class LongKeyMap<V> {
             if (v == null) {
                 keys[i] = key;
                 values[i] = value;
-                if (++size * 2 > values.length) {
+                if (++size * 4 > values.length * 3) {
                     grow();
                 }
                 return null;

@@ -18,6 +18,8 @@ import dev.homing.core.plugin.ReferencesPlugins;
 import dev.homing.core.plugin.SaturationDetector;
 import dev.homing.core.plugin.Scorer;
 import dev.homing.core.plugins.picker.MaxScorePicker;
+import dev.homing.core.plugins.precise.PrecisePrefixCacheProducer;
+import dev.homing.core.plugins.precise.PrecisePrefixCacheScorer;
 import dev.homing.core.plugins.prefix.ApproxPrefixCacheProducer;
 import dev.homing.core.plugins.prefix.PrefixCacheScorer;
 import dev.homing.core.plugins.profile.SingleProfileHandler;
@@ -88,8 +90,7 @@ public final class ConfigResolver {
             this.config = config;
             this.src = config.source();
             this.previous = previous;
-            this.ctx = new PluginContext(base.ticker(), base.random(), base.pool(),
-                    name -> Optional.ofNullable(plugins.get(name)));
+            this.ctx = base.withPlugins(name -> Optional.ofNullable(plugins.get(name)));
         }
 
         ResolvedConfig run() throws ConfigException {
@@ -123,10 +124,9 @@ public final class ConfigResolver {
                             + "'; give one a 'name'");
                 }
                 JsonNode params = ConfigNodes.toJson(spec.parameters());
-                if (spec.type().equals(PrefixCacheScorer.TYPE) && params.isObject()) {
-                    params = splitPrefixScorer(spec, (ObjectNode) params.deepCopy(), producerOf);
-                } else if (spec.type().equals(PrefixCacheScorer.TYPE)) {
-                    producerOf.put(spec.name(), ApproxPrefixCacheProducer.TYPE);
+                if (spec.type().equals(PrefixCacheScorer.TYPE) || spec.type().equals(PrecisePrefixCacheScorer.TYPE)) {
+                    params = splitPrefixScorer(spec, params.isObject() ? (ObjectNode) params.deepCopy()
+                            : JsonNodeFactory.instance.objectNode(), producerOf);
                 }
                 add(spec, params);
             }
@@ -134,27 +134,34 @@ public final class ConfigResolver {
         }
 
         /**
-         * Takes a prefix scorer's link to its producer and any legacy index parameters off it: the link is checked
-         * once every plugin exists, the parameters become an auto-added approximate producer.
+         * Takes a prefix scorer's link to its producer and any index parameters off it. Older llm-d configs wrote the
+         * index's parameters on the scorer: approximate ones on {@code prefix-cache-scorer}, precise ones on
+         * {@code precise-prefix-cache-scorer} or on {@code prefix-cache-scorer} with {@code mode: cache_tracking}.
+         * They become an auto-added producer of the matching kind; the link is checked once every plugin exists.
          */
         private JsonNode splitPrefixScorer(PluginSpec spec, ObjectNode params, Map<String, String> producerOf)
                 throws ConfigException {
             String link = params.hasNonNull(PRODUCER_LINK) ? params.get(PRODUCER_LINK).asText() : null;
             params.remove(PRODUCER_LINK);
+            boolean precise = spec.type().equals(PrecisePrefixCacheScorer.TYPE)
+                    || (params.has("mode") && params.get("mode").asText().equals("cache_tracking"));
+            params.remove("mode");
             ObjectNode legacy = JsonNodeFactory.instance.objectNode();
-            for (String key : APPROX_PARAMS) {
-                if (params.has(key)) {
+            for (String key : fieldNames(params)) {
+                if (precise || APPROX_PARAMS.contains(key)) {
                     legacy.set(key, params.remove(key));
                 }
             }
-            String producer = link != null ? link : ApproxPrefixCacheProducer.TYPE;
+            String producerType = precise ? PrecisePrefixCacheProducer.TYPE : ApproxPrefixCacheProducer.TYPE;
+            String producer = link != null ? link : producerType;
             producerOf.put(spec.name(), producer);
-            if (!legacy.isEmpty()) {
-                if (link != null || config.plugins().stream().anyMatch(p -> p.name().equals(producer))) {
-                    throw new ConfigException(src, spec.line(), "plugin '" + spec.name() + "': index parameters "
-                            + fieldNames(legacy) + " belong on its producer '" + producer + "'");
-                }
-                add(new PluginSpec(producer, ApproxPrefixCacheProducer.TYPE, null, spec.line()), legacy);
+            boolean declared = config.plugins().stream().anyMatch(p -> p.name().equals(producer));
+            if (!legacy.isEmpty() && (link != null || declared)) {
+                throw new ConfigException(src, spec.line(), "plugin '" + spec.name() + "': index parameters "
+                        + fieldNames(legacy) + " belong on its producer '" + producer + "'");
+            }
+            if (!declared && !plugins.containsKey(producer)) {
+                add(new PluginSpec(producer, producerType, null, spec.line()), legacy);
                 autoAdded.add(producer);
             }
             return params;
@@ -162,17 +169,13 @@ public final class ConfigResolver {
 
         private void linkPrefixScorers(Map<String, String> producerOf) throws ConfigException {
             for (Map.Entry<String, String> e : producerOf.entrySet()) {
-                String producer = e.getValue();
-                Plugin p = plugins.get(producer);
-                if (p == null && producer.equals(ApproxPrefixCacheProducer.TYPE)) {
-                    add(new PluginSpec(producer, producer, null, 0), JsonNodeFactory.instance.objectNode());
-                    autoAdded.add(producer);
-                } else if (!(p instanceof DataProducer)) {
+                Plugin p = plugins.get(e.getValue());
+                if (!(p instanceof DataProducer)) {
                     PluginSpec scorer = config.plugins().stream().filter(s -> s.name().equals(e.getKey())).findFirst()
                             .orElseThrow();
                     throw new ConfigException(src, scorer.line(), "plugin '" + e.getKey() + "': its "
-                            + PRODUCER_LINK + " '" + producer + "' " + (p == null ? "is not a plugin" : "produces no prefix matches")
-                            + "; producers: " + names(DataProducer.class));
+                            + PRODUCER_LINK + " '" + e.getValue() + "' " + (p == null ? "is not a plugin"
+                            : "produces no prefix matches") + "; producers: " + names(DataProducer.class));
                 }
             }
         }

@@ -18,6 +18,9 @@ import dev.homing.core.plugins.parser.PassthroughParser;
 import dev.homing.core.plugins.parser.VertexAiParser;
 import dev.homing.core.plugins.parser.VllmGrpcParser;
 import dev.homing.core.plugins.picker.MaxScorePicker;
+import dev.homing.core.plugins.precise.PrecisePrefixCacheProducer;
+import dev.homing.core.plugins.precise.PrecisePrefixCacheScorer;
+import dev.homing.core.plugins.precise.TokenProducer;
 import dev.homing.core.plugins.picker.RandomPicker;
 import dev.homing.core.plugins.picker.WeightedRandomPicker;
 import dev.homing.core.plugins.prefix.ApproxPrefixCacheProducer;
@@ -56,6 +59,11 @@ final class BuiltInPlugins {
         // Prefix cache
         r.register(ApproxPrefixCacheProducer.TYPE, ApproxPrefixCacheProducer::create);
         r.register(PrefixCacheScorer.TYPE, (name, p, ctx) -> new PrefixCacheScorer(name));
+        r.register(PrecisePrefixCacheProducer.TYPE, PrecisePrefixCacheProducer::create);
+        r.register(PrecisePrefixCacheScorer.TYPE, (name, p, ctx) -> new PrecisePrefixCacheScorer(name));
+        r.register(TokenProducer.TYPE, (name, p, ctx) -> TokenProducer.create(TokenProducer.TYPE, name, p, ctx));
+        r.register(TokenProducer.LEGACY_TYPE,
+                (name, p, ctx) -> TokenProducer.create(TokenProducer.LEGACY_TYPE, name, p, ctx));
 
         // Scorers
         r.register(QueueScorer.TYPE, (name, p, ctx) -> new QueueScorer(name));

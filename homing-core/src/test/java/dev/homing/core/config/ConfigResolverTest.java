@@ -7,6 +7,7 @@ import dev.homing.core.fixtures.FakeTicker;
 import dev.homing.core.fixtures.Pools;
 import dev.homing.core.plugin.PluginContext;
 import dev.homing.core.plugin.PluginRegistry;
+import dev.homing.core.plugins.precise.PrecisePrefixCacheProducer;
 import dev.homing.core.plugins.prefix.ApproxPrefixCacheProducer;
 import java.io.IOException;
 import java.io.InputStream;
@@ -69,6 +70,42 @@ class ConfigResolverTest {
                 .path("maxPrefixTokensToMatch").asInt()).isEqualTo(4096);
         assertThat(resolve(resource("pd-legacy.yaml")).specs().get("approx-prefix-cache-producer").parameters()
                 .path("maxPrefixBlocksToMatch").asInt()).isEqualTo(256);
+    }
+
+    @Test
+    void preciseConfigsOfEveryEraResolveToAPreciseProducerAndTheirWeights() throws Exception {
+        ResolvedConfig current = resolve(resource("precise.yaml"));
+        assertThat(current.profiles().get(0).filters()).containsExactly("decode-filter");
+        assertThat(current.profiles().get(0).scorers()).extracting(ResolvedConfig.Weighted::name, ResolvedConfig.Weighted::weight)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("prefix-cache-scorer", 2.0),
+                        org.assertj.core.groups.Tuple.tuple("kv-cache-utilization-scorer", 1.0),
+                        org.assertj.core.groups.Tuple.tuple("queue-scorer", 1.0));
+        assertThat(current.policy().producers()).extracting(p -> p.type())
+                .containsExactly("token-producer", "precise-prefix-cache-producer");
+        assertThat(((PrecisePrefixCacheProducer) current.plugins().get("precise-prefix-cache-producer")).index().blockSize())
+                .isEqualTo(64);
+
+        ResolvedConfig legacy = resolve(resource("precise-legacy.yaml"));
+        assertThat(legacy.profiles().get(0).scorers()).extracting(ResolvedConfig.Weighted::name)
+                .containsExactly("precise-prefix-cache-scorer", "kv-cache-utilization-scorer", "queue-scorer");
+        assertThat(legacy.profiles().get(0).others()).containsExactly("tokenizer");
+        assertThat(legacy.autoAdded()).contains("precise-prefix-cache-producer");
+        assertThat(((PrecisePrefixCacheProducer) legacy.plugins().get("precise-prefix-cache-producer")).index().blockSize())
+                .isEqualTo(64);
+
+        ResolvedConfig tracking = resolve(resource("cache-tracking.yaml"));
+        assertThat(tracking.profiles().get(0).scorers()).extracting(ResolvedConfig.Weighted::type, ResolvedConfig.Weighted::weight)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("prefix-cache-scorer", 3.0),
+                        org.assertj.core.groups.Tuple.tuple("kv-cache-utilization-scorer", 1.0),
+                        org.assertj.core.groups.Tuple.tuple("queue-scorer", 1.0));
+        assertThat(tracking.plugins().get("precise-prefix-cache-producer")).isInstanceOf(PrecisePrefixCacheProducer.class);
+
+        ResolvedConfig lru = resolve(resource("no-hit-lru.yaml"));
+        assertThat(lru.profiles().get(0).scorers()).extracting(ResolvedConfig.Weighted::name, ResolvedConfig.Weighted::weight)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("prefix-cache-scorer", 2.0),
+                        org.assertj.core.groups.Tuple.tuple("no-hit-lru-scorer", 1.0));
+        assertThat(((PrecisePrefixCacheProducer) lru.plugins().get("precise-prefix-cache-producer")).index().blockSize())
+                .isEqualTo(5);
     }
 
     @Test

@@ -45,6 +45,7 @@ class BuiltInPluginsTest {
         assertThat(REGISTRY.types()).containsExactlyInAnyOrderElementsOf(new TreeSet<>(Set.of(
                 // prefix cache and scorers
                 "approx-prefix-cache-producer", "prefix-cache-scorer", "queue-scorer", "kv-cache-utilization-scorer",
+                "precise-prefix-cache-producer", "precise-prefix-cache-scorer", "token-producer", "tokenizer",
                 "kv-cache-scorer", "no-hit-lru-scorer", "active-request-scorer", "running-requests-size-scorer",
                 "load-aware-scorer", "token-load-scorer", "session-affinity-scorer", "lora-affinity-scorer",
                 "context-length-aware", "latency-scorer",

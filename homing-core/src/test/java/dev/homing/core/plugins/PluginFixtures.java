@@ -49,8 +49,8 @@ public final class PluginFixtures {
 
     /** A context in which {@code plugins} already exist, by name. */
     public static PluginContext context(Map<String, Plugin> plugins) {
-        return new PluginContext(new FakeTicker(), new SplittableRandom(1), new EndpointPool(),
-                name -> Optional.ofNullable(plugins.get(name)));
+        return new PluginContext(new FakeTicker(), new SplittableRandom(1), new EndpointPool())
+                .withPlugins(name -> Optional.ofNullable(plugins.get(name)));
     }
 
     /** An endpoint on 10.0.0.{i}:8000 with labels given as key, value, key, value... */

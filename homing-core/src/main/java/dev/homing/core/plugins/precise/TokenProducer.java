@@ -1,0 +1,72 @@
+package dev.homing.core.plugins.precise;
+
+import dev.homing.core.endpoint.EndpointState;
+import dev.homing.core.plugin.DataProducer;
+import dev.homing.core.plugin.NamedPlugin;
+import dev.homing.core.plugin.Parameters;
+import dev.homing.core.plugin.PluginConfigException;
+import dev.homing.core.plugin.PluginContext;
+import dev.homing.core.plugins.NestedParameters;
+import dev.homing.core.request.PromptTokens;
+import dev.homing.core.request.TokenSource;
+import dev.homing.core.scheduling.Cycle;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * llm-d's {@code token-producer} (and its older name {@code tokenizer}): gets the tokens the model server will see
+ * for the request, once, before scheduling, and puts them in the cycle for precise matching. Homing asks the host's
+ * {@link TokenSource} (the router: a pod of the pool, or {@code vllm.url} first when given), which caches by prompt
+ * prefix. Parameters: {@code modelName}, {@code backend} (vllm), {@code vllm {url}}, {@code timeout} (5s).
+ */
+public final class TokenProducer extends NamedPlugin implements DataProducer {
+
+    public static final String TYPE = "token-producer";
+    public static final String LEGACY_TYPE = "tokenizer";
+
+    private final String renderUrl;
+    private final Duration timeout;
+    private final TokenSource source;
+    private final AtomicLong misses = new AtomicLong();
+
+    public TokenProducer(String type, String name, String renderUrl, Duration timeout, TokenSource source) {
+        super(type, name);
+        this.renderUrl = renderUrl;
+        this.timeout = timeout;
+        this.source = source;
+    }
+
+    public static TokenProducer create(String type, String name, Parameters p, PluginContext ctx) {
+        p.string("modelName", null); // the pods render for the model the request names
+        String backend = p.string("backend", "vllm");
+        if (!backend.equals("vllm")) {
+            throw new PluginConfigException("parameter 'backend' must be 'vllm' (the only renderer Homing speaks), got '"
+                    + backend + "'");
+        }
+        String url = NestedParameters.mapping(p, "vllm", v -> v.string("url", null));
+        p.node("tokenizersPoolConfig");
+        Duration timeout = p.duration("timeout", Duration.ofSeconds(5));
+        return new TokenProducer(type, name, url == null || url.isBlank() || url.contains("${") ? null : url, timeout,
+                ctx.service(TokenSource.class).orElse(null));
+    }
+
+    @Override
+    public void prepare(Cycle cycle) {
+        if (cycle.get(PromptTokens.KEY) != null || source == null) {
+            return;
+        }
+        source.tokens(cycle.request(), renderUrl, timeout).ifPresentOrElse(
+                ids -> cycle.put(PromptTokens.KEY, new PromptTokens(ids)), misses::incrementAndGet);
+    }
+
+    @Override
+    public void produce(Cycle cycle, List<EndpointState> candidates) {
+        // all the work is in prepare(), outside the decision lock
+    }
+
+    /** Requests whose tokens could not be had. */
+    public long misses() {
+        return misses.get();
+    }
+}

@@ -1,0 +1,110 @@
+package dev.homing.core.plugins.precise;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.homing.core.endpoint.EndpointPool;
+import dev.homing.core.fixtures.FakeTicker;
+import dev.homing.core.fixtures.Pools;
+import dev.homing.core.fixtures.Requests;
+import dev.homing.core.plugin.Parameters;
+import dev.homing.core.plugin.PluginContext;
+import dev.homing.core.request.InferenceRequest;
+import dev.homing.core.request.TokenSource;
+import dev.homing.core.scheduling.Cycle;
+import dev.homing.core.scheduling.PrefixMatch;
+import dev.homing.core.scheduling.ProfileResult;
+import dev.homing.core.scheduling.SchedulingResult;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class PrecisePrefixCacheProducerTest {
+
+    private final EndpointPool pool = Pools.of(3);
+    private final FakeTicker ticker = new FakeTicker();
+    private final AtomicReference<int[]> nextTokens = new AtomicReference<>();
+    private final TokenSource source = (InferenceRequest r, String url, Duration t) -> Optional.ofNullable(nextTokens.get());
+
+    private PrecisePrefixCacheProducer producer(String params) throws Exception {
+        PluginContext ctx = new PluginContext(ticker, new SplittableRandom(1), pool).withService(TokenSource.class, source);
+        return PrecisePrefixCacheProducer.create("precise", Parameters.of(new ObjectMapper().readTree(params)), ctx);
+    }
+
+    private Cycle cycle(String prompt) {
+        return new Cycle(Requests.completion(prompt), pool.snapshot(), ticker.nanos());
+    }
+
+    @Test
+    void matchesWhatThePodsReportForTheRequestsTokens() throws Exception {
+        PrecisePrefixCacheProducer p = producer("{\"tokenProcessorConfig\":{\"blockSize\":4}}");
+        int[] tokens = PreciseIndexTest.tokens(13, 9);
+        p.index().apply("pod-2", List.of(PreciseIndexTest.stored(tokens, 0, 2, 77)));
+        nextTokens.set(tokens);
+        Cycle c = cycle("anything");
+        p.prepare(c);
+        p.produce(c, Pools.states(pool));
+        PrefixMatch m = c.get(PrefixMatch.KEY);
+        assertThat(m.totalBlocks()).isEqualTo(3);
+        assertThat(m.matchedBlocks()).containsExactly(0, 0, 2);
+        assertThat(c.get(PreciseScores.KEY).weightedBlocks()).containsExactly(0.0, 0.0, 2.0);
+        assertThat(p.fallbacks()).isZero();
+    }
+
+    @Test
+    void speculativeIndexingCoversTheGapBeforeEvents() throws Exception {
+        PrecisePrefixCacheProducer p = producer("{\"tokenProcessorConfig\":{\"blockSize\":4},\"speculativeIndexing\":true,"
+                + "\"speculativeTTL\":\"2s\"}");
+        nextTokens.set(PreciseIndexTest.tokens(8, 0));
+        Cycle first = cycle("x");
+        p.prepare(first);
+        p.produce(first, Pools.states(pool));
+        ProfileResult r = new ProfileResult("default", List.of(), Pools.states(pool), List.of(), new double[3],
+                List.of(pool.snapshot().get("pod-1")));
+        p.preRequest(first, new SchedulingResult(Map.of("default", r), "default"));
+
+        Cycle second = cycle("x");
+        p.prepare(second);
+        p.produce(second, Pools.states(pool));
+        assertThat(second.get(PrefixMatch.KEY).matchedBlocks()).containsExactly(0, 2, 0);
+        ticker.advance(Duration.ofSeconds(3));
+        Cycle third = cycle("x");
+        p.prepare(third);
+        p.produce(third, Pools.states(pool));
+        assertThat(third.get(PrefixMatch.KEY).matchedBlocks()).containsExactly(0, 0, 0);
+    }
+
+    @Test
+    void withoutTokensItFallsBackToApproximateMatchingAndCountsIt() throws Exception {
+        PrecisePrefixCacheProducer p = producer("{}");
+        nextTokens.set(null);
+        String prompt = Requests.prose(4, 100);
+        Cycle c = cycle(prompt);
+        p.prepare(c);
+        p.produce(c, Pools.states(pool));
+        assertThat(p.fallbacks()).isEqualTo(1);
+        ProfileResult r = new ProfileResult("default", List.of(), Pools.states(pool), List.of(), new double[3],
+                List.of(pool.snapshot().get("pod-0")));
+        p.preRequest(c, new SchedulingResult(Map.of("default", r), "default"));
+        Cycle again = cycle(prompt);
+        p.prepare(again);
+        p.produce(again, Pools.states(pool));
+        assertThat(again.get(PrefixMatch.KEY).matched(pool.snapshot().get("pod-0"))).isPositive();
+        assertThat(again.get(PreciseScores.KEY)).isNull();
+    }
+
+    @Test
+    void llmdScorerNormalisesOverThePodsThatHoldSomething() {
+        PrecisePrefixCacheScorer scorer = new PrecisePrefixCacheScorer(null);
+        Cycle c = cycle("x");
+        c.put(PreciseScores.KEY, new PreciseScores(new double[] {0, 4, 2}));
+        assertThat(scorer.score(c, Pools.states(pool))).containsExactly(0.0, 1.0, 0.0);
+        c.put(PreciseScores.KEY, new PreciseScores(new double[] {3, 3, 0}));
+        assertThat(scorer.score(c, Pools.states(pool))).containsExactly(1.0, 1.0, 0.0);
+        assertThat(scorer.score(cycle("y"), Pools.states(pool))).containsExactly(0.0, 0.0, 0.0);
+    }
+}
