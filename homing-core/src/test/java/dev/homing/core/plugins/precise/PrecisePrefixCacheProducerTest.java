@@ -96,15 +96,4 @@ class PrecisePrefixCacheProducerTest {
         assertThat(again.get(PrefixMatch.KEY).matched(pool.snapshot().get("pod-0"))).isPositive();
         assertThat(again.get(PreciseScores.KEY)).isNull();
     }
-
-    @Test
-    void llmdScorerNormalisesOverThePodsThatHoldSomething() {
-        PrecisePrefixCacheScorer scorer = new PrecisePrefixCacheScorer(null);
-        Cycle c = cycle("x");
-        c.put(PreciseScores.KEY, new PreciseScores(new double[] {0, 4, 2}));
-        assertThat(scorer.score(c, Pools.states(pool))).containsExactly(0.0, 1.0, 0.0);
-        c.put(PreciseScores.KEY, new PreciseScores(new double[] {3, 3, 0}));
-        assertThat(scorer.score(c, Pools.states(pool))).containsExactly(1.0, 1.0, 0.0);
-        assertThat(scorer.score(cycle("y"), Pools.states(pool))).containsExactly(0.0, 0.0, 0.0);
-    }
 }
