@@ -1,0 +1,255 @@
+package dev.homing.router.tokens;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.homing.core.endpoint.EndpointPool;
+import dev.homing.core.endpoint.EndpointState;
+import dev.homing.core.request.InferenceRequest;
+import dev.homing.core.request.TokenSource;
+import dev.homing.protocol.openai.PromptShape;
+import dev.homing.protocol.openai.RoutingFields;
+import dev.homing.router.scrape.EndpointCatalog;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The tokens a request's model server will see, asked of the pool itself: {@code POST /tokenize} on a pod serving the
+ * model (vLLM's; {@code token-producer}'s {@code vllm.url} first when configured), which applies the chat template.
+ * Prompts given as token ids need no call; prompts whose prefix was tokenized before come from the
+ * {@link TokenPrefixCache}. For a chat, the conversation without its last message is tokenized too, in the
+ * background, so the next request sharing that history or system prompt finds it cached.
+ */
+public final class PodTokenSource implements TokenSource, AutoCloseable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final JsonFactory FACTORY = new JsonFactory();
+
+    private final EndpointPool pool;
+    private final EndpointCatalog catalog;
+    private final HttpClient client;
+    private final TokenPrefixCache cache;
+    private final AtomicInteger next = new AtomicInteger();
+    private final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
+    private final AtomicLong hits = new AtomicLong();
+    private final AtomicLong calls = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+
+    public PodTokenSource(EndpointPool pool, EndpointCatalog catalog, HttpClient client, TokenPrefixCache cache) {
+        this.pool = pool;
+        this.catalog = catalog;
+        this.client = client;
+        this.cache = cache;
+    }
+
+    @Override
+    public Optional<int[]> tokens(InferenceRequest request, String renderUrl, Duration timeout) {
+        RoutingFields f = request.fields();
+        String model = request.targetModel();
+        try {
+            if (f.promptShape() == PromptShape.TOKENS || f.promptShape() == PromptShape.TOKEN_LISTS) {
+                hits.incrementAndGet();
+                return Optional.of(tokenIds(f));
+            }
+            if (f.promptShape() == PromptShape.MESSAGES) {
+                List<byte[]> messages = messages(f);
+                int[] cached = cache.lookupMessages(model, messages);
+                if (cached != null) {
+                    hits.incrementAndGet();
+                    return Optional.of(cached);
+                }
+                ArrayNode list = (ArrayNode) JSON.readTree(f.body(), f.promptOffset(), f.promptLength());
+                Optional<Tokenized> t = tokenize(chatBody(model, list, list.size()), renderUrl, timeout, model);
+                t.ifPresent(tok -> cache.storeMessages(model, messages, tok.ids));
+                if (t.isPresent() && messages.size() > 1 && !cache.hasMessages(model, messages.subList(0, messages.size() - 1))) {
+                    warmHistory(model, list, messages, renderUrl, timeout);
+                }
+                return t.map(tok -> tok.ids);
+            }
+            String text = firstText(f);
+            int[] cached = cache.lookupText(model, text);
+            if (cached != null) {
+                hits.incrementAndGet();
+                return Optional.of(cached);
+            }
+            ObjectNode body = JSON.createObjectNode();
+            body.put("model", model);
+            body.put("prompt", text);
+            body.put("return_token_strs", true);
+            Optional<Tokenized> t = tokenize(body, renderUrl, timeout, model);
+            t.ifPresent(tok -> cache.storeText(model, text, tok.ids, tok.strings));
+            return t.map(tok -> tok.ids);
+        } catch (IOException | RuntimeException e) {
+            failures.incrementAndGet();
+            return Optional.empty();
+        }
+    }
+
+    private void warmHistory(String model, ArrayNode list, List<byte[]> messages, String renderUrl, Duration timeout) {
+        ObjectNode body = chatBody(model, list, list.size() - 1);
+        List<byte[]> history = List.copyOf(messages.subList(0, messages.size() - 1));
+        background.execute(() -> tokenize(body, renderUrl, timeout, model)
+                .ifPresent(t -> cache.storeMessages(model, history, t.ids)));
+    }
+
+    private static ObjectNode chatBody(String model, ArrayNode messages, int count) {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("model", model);
+        ArrayNode m = body.putArray("messages");
+        for (int i = 0; i < count; i++) {
+            m.add(messages.get(i));
+        }
+        // The conversation as it stands: the generation prompt only adds a partial last block, and leaving it out
+        // lets the next turn, which extends this conversation, reuse these tokens.
+        body.put("add_generation_prompt", false);
+        return body;
+    }
+
+    /** Tokens and, for text, each token's text. */
+    private record Tokenized(int[] ids, List<String> strings) {
+    }
+
+    private Optional<Tokenized> tokenize(ObjectNode body, String renderUrl, Duration timeout, String model) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<String> bases = new ArrayList<>(2);
+        if (renderUrl != null) {
+            bases.add(renderUrl.endsWith("/") ? renderUrl.substring(0, renderUrl.length() - 1) : renderUrl);
+        }
+        pod(model).ifPresent(e -> bases.add("http://" + e.endpoint().address()));
+        byte[] bytes;
+        try {
+            bytes = JSON.writeValueAsBytes(body);
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        for (String base : bases) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                break;
+            }
+            try {
+                calls.incrementAndGet();
+                HttpResponse<byte[]> res = client.send(HttpRequest.newBuilder(URI.create(base + "/tokenize"))
+                                .timeout(Duration.ofNanos(left)).header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).build(),
+                        HttpResponse.BodyHandlers.ofByteArray());
+                if (res.statusCode() != 200) {
+                    continue;
+                }
+                JsonNode out = JSON.readTree(res.body());
+                JsonNode tokens = out.path("tokens");
+                int[] ids = new int[tokens.size()];
+                for (int i = 0; i < ids.length; i++) {
+                    ids[i] = tokens.get(i).asInt();
+                }
+                List<String> strings = null;
+                if (out.path("token_strs").isArray()) {
+                    strings = new ArrayList<>(ids.length);
+                    for (JsonNode s : out.path("token_strs")) {
+                        strings.add(s.isNull() ? null : s.asText());
+                    }
+                }
+                return Optional.of(new Tokenized(ids, strings));
+            } catch (IOException e) {
+                // try the next one
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        failures.incrementAndGet();
+        return Optional.empty();
+    }
+
+    /** A pod serving the model, taken in turn so tokenization load spreads. */
+    private Optional<EndpointState> pod(String model) {
+        List<EndpointState> all = pool.snapshot().endpoints();
+        int n = all.size();
+        int start = Math.floorMod(next.getAndIncrement(), Math.max(1, n));
+        for (int i = 0; i < n; i++) {
+            EndpointState e = all.get((start + i) % n);
+            if (e.metrics().known() && catalog.serves(e.name(), model)) {
+                return Optional.of(e);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static int[] tokenIds(RoutingFields f) throws IOException {
+        try (JsonParser p = FACTORY.createParser(f.body(), f.promptOffset(), f.promptLength())) {
+            int[] out = new int[Math.max(0, f.tokenCount())];
+            int n = 0;
+            int depth = 0;
+            for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
+                if (t == JsonToken.START_ARRAY) {
+                    depth++;
+                } else if (t == JsonToken.END_ARRAY) {
+                    depth--;
+                    if (depth == 1 && f.promptShape() == PromptShape.TOKEN_LISTS) {
+                        break; // the first prompt of a batch is the one routed on
+                    }
+                } else if (t == JsonToken.VALUE_NUMBER_INT && n < out.length) {
+                    out[n++] = p.getIntValue();
+                }
+            }
+            return Arrays.copyOf(out, n);
+        }
+    }
+
+    private static String firstText(RoutingFields f) throws IOException {
+        JsonNode v = JSON.readTree(f.body(), f.promptOffset(), f.promptLength());
+        return v.isArray() ? v.get(0).asText() : v.asText();
+    }
+
+    /** Each message's JSON bytes, as sent. */
+    private static List<byte[]> messages(RoutingFields f) throws IOException {
+        List<byte[]> out = new ArrayList<>();
+        try (JsonParser p = FACTORY.createParser(f.body(), f.promptOffset(), f.promptLength())) {
+            p.nextToken(); // [
+            for (JsonToken t = p.nextToken(); t == JsonToken.START_OBJECT; t = p.nextToken()) {
+                // Jackson counts offsets from where it was told to start reading
+                int start = f.promptOffset() + (int) p.currentTokenLocation().getByteOffset();
+                p.skipChildren();
+                int end = f.promptOffset() + (int) p.currentLocation().getByteOffset();
+                out.add(Arrays.copyOfRange(f.body(), start, end));
+            }
+        }
+        return out;
+    }
+
+    /** Prompts answered from the cache or from the request itself. */
+    public long hits() {
+        return hits.get();
+    }
+
+    /** Calls made to a tokenizer. */
+    public long calls() {
+        return calls.get();
+    }
+
+    /** Requests whose tokens could not be had. */
+    public long failures() {
+        return failures.get();
+    }
+
+    @Override
+    public void close() {
+        background.shutdownNow();
+    }
+}
