@@ -1,6 +1,7 @@
 package dev.homing.core.endpoint;
 
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,6 +15,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * router #298, #669). Each lease carries a dispatch sequence number; a scrape records the sequence at which it began,
  * and when it completes, leases at or below that mark are "reflected" (the pod's numbers include them). Those above it
  * are added on top of the scraped values by {@link EndpointState}.
+ *
+ * <p>Router replicas each count their own requests. When they share state, a syncer sets the requests the other
+ * replicas have in flight here ({@link #setRemote}); {@link EndpointState} adds them to this router's, so that
+ * replicas deciding in the same instant do not all see the same idle pod. A {@link LoadListener} hears every credit
+ * and release, to publish them.
  */
 public final class EndpointLoad {
 
@@ -24,6 +30,28 @@ public final class EndpointLoad {
     private final AtomicLong unreflectedPromptTokens = new AtomicLong();
     private final ConcurrentSkipListMap<Long, Lease> unreflected = new ConcurrentSkipListMap<>();
     private final AtomicLong reflectedUpTo = new AtomicLong();
+    private final String name;
+    private final LoadListener listener;
+    private volatile Remote remote = Remote.NONE;
+
+    /** Other replicas' requests in flight to this endpoint, and their token estimate. */
+    private record Remote(int requests, long tokens) {
+        static final Remote NONE = new Remote(0, 0);
+    }
+
+    /**
+     * @param name     the endpoint's name, as the listener is told it
+     * @param listener hears every credit and release
+     */
+    public EndpointLoad(String name, LoadListener listener) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.listener = Objects.requireNonNull(listener, "listener");
+    }
+
+    /** Load counters nobody listens to, for an endpoint outside any pool. */
+    public EndpointLoad() {
+        this("", LoadListener.NONE);
+    }
 
     /**
      * Credits one request at once.
@@ -32,7 +60,10 @@ public final class EndpointLoad {
      * @param totalTokens  prompt plus expected output tokens (an estimate), for token-load scoring
      */
     public Lease acquire(long promptTokens, long totalTokens) {
-        Lease lease = new Lease(this, dispatchSequence.incrementAndGet(), Math.max(0, promptTokens), Math.max(0, totalTokens));
+        long tokens = Math.max(0, totalTokens);
+        // First, so that a listener that breaks its contract and throws leaves nothing credited behind.
+        listener.acquired(name, tokens);
+        Lease lease = new Lease(this, dispatchSequence.incrementAndGet(), Math.max(0, promptTokens), tokens);
         inFlightRequests.incrementAndGet();
         inFlightTokens.addAndGet(lease.totalTokens);
         unreflectedRequests.incrementAndGet();
@@ -45,6 +76,7 @@ public final class EndpointLoad {
         inFlightRequests.decrementAndGet();
         inFlightTokens.addAndGet(-lease.totalTokens);
         unreflect(lease);
+        listener.released(name, lease.totalTokens);
     }
 
     private void unreflect(Lease lease) {
@@ -71,12 +103,32 @@ public final class EndpointLoad {
         }
     }
 
+    /** This router's requests in flight (not other replicas'). */
     public int inFlightRequests() {
         return inFlightRequests.get();
     }
 
+    /** This router's estimated tokens in flight (not other replicas'). */
     public long inFlightTokens() {
         return inFlightTokens.get();
+    }
+
+    /**
+     * Sets what the other replicas have in flight to this endpoint, replacing the last value: a syncer's latest
+     * reading of the shared counts, or zeros when they cannot be read.
+     */
+    public void setRemote(int requests, long tokens) {
+        remote = requests <= 0 && tokens <= 0 ? Remote.NONE : new Remote(Math.max(0, requests), Math.max(0, tokens));
+    }
+
+    /** Other replicas' requests in flight to this endpoint, as last set. */
+    public int remoteInFlightRequests() {
+        return remote.requests();
+    }
+
+    /** Other replicas' estimated tokens in flight to this endpoint, as last set. */
+    public long remoteInFlightTokens() {
+        return remote.tokens();
     }
 
     /** Requests in flight that the last completed scrape could not have seen. */

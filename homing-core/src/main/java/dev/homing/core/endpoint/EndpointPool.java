@@ -18,6 +18,19 @@ public final class EndpointPool {
     private final Object writeLock = new Object();
     private final Map<String, Member> members = new LinkedHashMap<>();
     private final List<Consumer<Endpoint>> removalListeners = new CopyOnWriteArrayList<>();
+    private volatile LoadListener loadListener = LoadListener.NONE;
+    /** What every member's load reports to: forwards to the listener set now, so one can be set after members exist. */
+    private final LoadListener forwarder = new LoadListener() {
+        @Override
+        public void acquired(String endpoint, long totalTokens) {
+            loadListener.acquired(endpoint, totalTokens);
+        }
+
+        @Override
+        public void released(String endpoint, long totalTokens) {
+            loadListener.released(endpoint, totalTokens);
+        }
+    };
     private volatile EndpointSnapshot snapshot = EndpointSnapshot.empty();
     private long version;
 
@@ -35,11 +48,12 @@ public final class EndpointPool {
 
     private static final class Member {
         final Endpoint endpoint;
-        final EndpointLoad load = new EndpointLoad();
+        final EndpointLoad load;
         EndpointMetrics metrics = EndpointMetrics.UNKNOWN;
 
-        Member(Endpoint endpoint) {
+        Member(Endpoint endpoint, LoadListener listener) {
             this.endpoint = endpoint;
+            this.load = new EndpointLoad(endpoint.name(), listener);
         }
     }
 
@@ -66,7 +80,7 @@ public final class EndpointPool {
                 return gone;
             });
             for (Endpoint e : wanted.values()) {
-                members.computeIfAbsent(e.name(), n -> new Member(e));
+                members.computeIfAbsent(e.name(), n -> new Member(e, forwarder));
             }
             rebuild();
         }
@@ -99,6 +113,14 @@ public final class EndpointPool {
             Member m = members.get(name);
             return m == null ? null : m.load;
         }
+    }
+
+    /**
+     * Sets who hears every credit and release of every member's load (the router's shared-load publisher), in place
+     * of the previous one. Set it before requests flow: a lease credited earlier is heard only at its release.
+     */
+    public void setLoadListener(LoadListener listener) {
+        loadListener = Objects.requireNonNull(listener, "listener");
     }
 
     public void onRemoved(Consumer<Endpoint> listener) {

@@ -37,12 +37,14 @@ public record EndpointState(Endpoint endpoint, int index, EndpointMetrics metric
         return clamp01(scraped + (double) load.unreflectedPromptTokens() / capacity);
     }
 
+    /** Requests in flight to the endpoint: this router's, plus other replicas' when they share their counts. */
     public int inFlightRequests() {
-        return load.inFlightRequests();
+        return load.inFlightRequests() + load.remoteInFlightRequests();
     }
 
+    /** Estimated tokens in flight to the endpoint: this router's, plus other replicas' when shared. */
     public long inFlightTokens() {
-        return load.inFlightTokens();
+        return load.inFlightTokens() + load.remoteInFlightTokens();
     }
 
     private static double clamp01(double v) {

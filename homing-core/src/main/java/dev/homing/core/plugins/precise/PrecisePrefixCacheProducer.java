@@ -34,11 +34,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * kvCacheBackendConfigs [{name, weight}]}} (gpu 1.0, cpu 0.8), {@code kvEventsConfig} ({@link KvEventsSettings}),
  * {@code speculativeIndexing} (false), {@code speculativeTTL} (2s). Homing adds {@code maxIndexedBlocks}
  * (4,000,000 holdings), {@code maxPrefixTokensToMatch} (0: all) and {@code tokenTimeout} (5s).
+ *
+ * <p>The index is made by the host's {@link PreciseIndexFactory} service when it has one (the router's Redis-backed
+ * index, shared by its replicas), in memory otherwise. Its lookup starts in {@link #prepare}, before the decision
+ * lock, so an index with remote state does its round trip there.
  */
 public final class PrecisePrefixCacheProducer extends NamedPlugin implements DataProducer, PreRequest {
 
     public static final String TYPE = "precise-prefix-cache-producer";
     private static final CycleKey<long[]> KEYS = CycleKey.of("precise-block-keys", long[].class);
+    private static final CycleKey<PreciseIndex.Lookup> LOOKUP = CycleKey.of("precise-lookup", PreciseIndex.Lookup.class);
 
     private final PreciseIndex index;
     private final KvEventsSettings events;
@@ -109,7 +114,8 @@ public final class PrecisePrefixCacheProducer extends NamedPlugin implements Dat
         if (ttl.isNegative() || ttl.isZero()) {
             throw new PluginConfigException("parameter 'speculativeTTL' must be > 0, got " + ttl);
         }
-        PreciseIndex index = new PreciseIndex(maxEntries, blockSize[0], seed[0], tiers);
+        PreciseIndex index = ctx.service(PreciseIndexFactory.class).orElse(PreciseIndexFactory.IN_MEMORY)
+                .create(maxEntries, blockSize[0], seed[0], tiers);
         ApproxPrefixCacheProducer fallback = new ApproxPrefixCacheProducer(name + "-fallback", true, blockSize[0], 256, 0,
                 31_250, 1_000_000);
         PrecisePrefixCacheProducer producer = new PrecisePrefixCacheProducer(name, index, events, speculative, ttl,
@@ -155,8 +161,10 @@ public final class PrecisePrefixCacheProducer extends NamedPlugin implements Dat
             fallback.prepare(cycle);
             return;
         }
-        cycle.put(KEYS, BlockKeys.of(index.root(cycle.request().targetModel(), cycle.request().cacheSalt()), t.ids(),
-                index.blockSize(), maxBlocks));
+        long[] keys = BlockKeys.of(index.root(cycle.request().targetModel(), cycle.request().cacheSalt()), t.ids(),
+                index.blockSize(), maxBlocks);
+        cycle.put(KEYS, keys);
+        cycle.put(LOOKUP, index.lookup(keys, ticker.nanos()));
     }
 
     @Override
@@ -172,7 +180,11 @@ public final class PrecisePrefixCacheProducer extends NamedPlugin implements Dat
             fallback.produce(cycle, candidates);
             return;
         }
-        PreciseIndex.Match m = index.match(keys, candidates, cycle.snapshot().size(), ticker.nanos());
+        PreciseIndex.Lookup lookup = cycle.get(LOOKUP);
+        if (lookup == null) {
+            lookup = index.lookup(keys, ticker.nanos());
+        }
+        PreciseIndex.Match m = lookup.match(candidates, cycle.snapshot().size(), ticker.nanos());
         cycle.put(PrefixMatch.KEY, new PrefixMatch(m.matchedBlocks(), m.totalBlocks(), index.blockSize()));
         cycle.put(PreciseScores.KEY, new PreciseScores(m.weightedBlocks()));
     }

@@ -42,8 +42,8 @@ class PrecisePrefixCacheProducerTest {
     @Test
     void matchesWhatThePodsReportForTheRequestsTokens() throws Exception {
         PrecisePrefixCacheProducer p = producer("{\"tokenProcessorConfig\":{\"blockSize\":4}}");
-        int[] tokens = PreciseIndexTest.tokens(13, 9);
-        p.index().apply("pod-2", List.of(PreciseIndexTest.stored(tokens, 0, 2, 77)));
+        int[] tokens = PreciseIndexContract.tokens(13, 9);
+        p.index().apply("pod-2", List.of(PreciseIndexContract.stored(tokens, 0, 2, 77)));
         nextTokens.set(tokens);
         Cycle c = cycle("anything");
         p.prepare(c);
@@ -56,10 +56,44 @@ class PrecisePrefixCacheProducerTest {
     }
 
     @Test
+    void theIndexComesFromTheHostsFactoryWithTheConfiguredSettings() throws Exception {
+        List<String> made = new java.util.ArrayList<>();
+        PreciseIndexFactory factory = (max, bs, seed, tiers) -> {
+            made.add(max + "/" + bs + "/" + seed + "/" + new java.util.TreeMap<>(tiers));
+            return new InMemoryPreciseIndex(max, bs, seed, tiers);
+        };
+        PluginContext ctx = new PluginContext(ticker, new SplittableRandom(1), pool).withService(TokenSource.class, source)
+                .withService(PreciseIndexFactory.class, factory);
+        PrecisePrefixCacheProducer p = PrecisePrefixCacheProducer.create("precise", Parameters.of(new ObjectMapper()
+                .readTree("{\"maxIndexedBlocks\":500,\"indexerConfig\":{\"tokenProcessorConfig\":{\"blockSizeTokens\":64,"
+                        + "\"hashSeed\":\"42\"},\"kvCacheBackendConfigs\":[{\"name\":\"CPU\",\"weight\":0.5}]}}")), ctx);
+        assertThat(made).containsExactly("500/64/" + "42".hashCode() + "/{cpu=0.5, gpu=1.0}");
+        assertThat(p.index().blockSize()).isEqualTo(64);
+        assertThat(producer("{}").index()).isInstanceOf(InMemoryPreciseIndex.class);
+    }
+
+    @Test
+    void theLookupStartsBeforeTheDecisionAndFinishesInIt() throws Exception {
+        List<String> calls = new java.util.ArrayList<>();
+        PreciseIndexFactory factory = (max, bs, seed, tiers) -> new PreciseIndexRecorder(
+                new InMemoryPreciseIndex(max, bs, seed, tiers), calls);
+        PluginContext ctx = new PluginContext(ticker, new SplittableRandom(1), pool).withService(TokenSource.class, source)
+                .withService(PreciseIndexFactory.class, factory);
+        PrecisePrefixCacheProducer p = PrecisePrefixCacheProducer.create("precise",
+                Parameters.of(new ObjectMapper().readTree("{\"tokenProcessorConfig\":{\"blockSize\":4}}")), ctx);
+        nextTokens.set(PreciseIndexContract.tokens(8, 0));
+        Cycle c = cycle("x");
+        p.prepare(c);
+        assertThat(calls).containsExactly("lookup");
+        p.produce(c, Pools.states(pool));
+        assertThat(calls).containsExactly("lookup", "match");
+    }
+
+    @Test
     void speculativeIndexingCoversTheGapBeforeEvents() throws Exception {
         PrecisePrefixCacheProducer p = producer("{\"tokenProcessorConfig\":{\"blockSize\":4},\"speculativeIndexing\":true,"
                 + "\"speculativeTTL\":\"2s\"}");
-        nextTokens.set(PreciseIndexTest.tokens(8, 0));
+        nextTokens.set(PreciseIndexContract.tokens(8, 0));
         Cycle first = cycle("x");
         p.prepare(first);
         p.produce(first, Pools.states(pool));

@@ -54,6 +54,16 @@ class ActiveRequestScorerTest {
     }
 
     @Test
+    void otherReplicasRequestsCountAsInFlight() {
+        inFlight("pod-0", 1);
+        pool.load("pod-1").setRemote(3, 30);
+        double[] s = new ActiveRequestScorer(null, 0, 1.0).score(Cycles.of(pool), Pools.states(pool));
+        assertThat(s[0]).isCloseTo(2.0 / 3, within(1e-12));
+        assertThat(s[1]).isEqualTo(0.0);
+        assertThat(s[2]).isEqualTo(1.0);
+    }
+
+    @Test
     void parametersAreChecked() {
         assertThatThrownBy(() -> new ActiveRequestScorer(null, -1, 1)).isInstanceOf(PluginConfigException.class);
         assertThatThrownBy(() -> new ActiveRequestScorer(null, 0, 1.5)).isInstanceOf(PluginConfigException.class);

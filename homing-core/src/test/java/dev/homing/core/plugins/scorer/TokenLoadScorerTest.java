@@ -29,6 +29,17 @@ class TokenLoadScorerTest {
     }
 
     @Test
+    void otherReplicasTokensCountAsInFlight() {
+        pool.load("pod-0").acquire(100, 250);
+        pool.load("pod-0").setRemote(1, 250);
+        pool.load("pod-2").setRemote(2, 2000);
+        double[] s = scorer.score(Cycles.of(pool), Pools.states(pool));
+        assertThat(s[0]).isCloseTo(0.5, within(1e-12));
+        assertThat(s[1]).isEqualTo(1.0);
+        assertThat(s[2]).isEqualTo(0.0);
+    }
+
+    @Test
     void tokensLeaveWhenTheRequestEnds() {
         Lease lease = pool.load("pod-0").acquire(100, 400);
         assertThat(scorer.score(Cycles.of(pool), Pools.states(pool))[0]).isCloseTo(0.6, within(1e-12));
