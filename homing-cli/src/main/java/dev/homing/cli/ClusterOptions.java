@@ -33,8 +33,19 @@ final class ClusterOptions {
                     + "Homing's built-in profile.")
     java.nio.file.Path config;
 
+    @Option(names = "--precise",
+            description = "Pods publish their KV-cache events (vLLM's ZMQ format, with a replay socket) and the router "
+                    + "routes by what they say they hold: llm-d's precise prefix-cache config (docs/CONFIGURATION.md, "
+                    + "\"Precise\"), or the --config file's policy when one is given.")
+    boolean precise;
+
+    @Option(names = "--redis", paramLabel = "URL",
+            description = "Share the precise index and in-flight load with other routers through this Redis "
+                    + "(redis://host:port); without it the router keeps its state in memory.")
+    String redis;
+
     LocalCluster.Options toOptions(int port, int adminPort) {
         return new LocalCluster.Options(pods, model, Preset.byName(preset), host, port, adminPort, podBasePort,
-                seed != null ? seed : System.nanoTime(), config);
+                seed != null ? seed : System.nanoTime(), config, precise, redis);
     }
 }

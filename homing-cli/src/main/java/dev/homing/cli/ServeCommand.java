@@ -7,7 +7,10 @@ import dev.homing.protocol.config.GoDuration;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /** {@code homing serve}: the router alone, in front of endpoints that already run. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
@@ -45,8 +48,22 @@ final class ServeCommand implements Callable<Integer> {
                     + "(reproduces llm-d's behaviour under bursts).")
     boolean noCredit;
 
+    @Option(names = "--redis", paramLabel = "URL",
+            description = "A Redis shared by the pool's router replicas, e.g. redis://127.0.0.1:6379: the precise "
+                    + "prefix index and the requests in flight are shared through it, so replicas that do not each "
+                    + "subscribe to KV events agree, and do not all pick the same idle pod. If it goes away, each "
+                    + "replica routes on its own state until it returns. Default: none.")
+    String redis;
+
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
+        if (redis != null && !redis.matches("rediss?://[^/\\s]+(/\\d+)?")) {
+            throw new ParameterException(spec.commandLine(), "--redis must be a URL such as redis://127.0.0.1:6379, "
+                    + "got '" + redis + "'");
+        }
         Duration interval = GoDuration.parse(scrapeInterval);
         RouterOptions options = RouterOptions.defaults(StaticEndpoints.parse(endpoints)).with(o -> {
             o.host = host;
@@ -56,6 +73,7 @@ final class ServeCommand implements Callable<Integer> {
             o.scrapeInterval = interval;
             o.creditUnreflected = !noCredit;
             o.configFile = config;
+            o.redisUrl = redis;
         });
         try (ShutdownSignal signal = new ShutdownSignal(); RouterServer router = RouterServer.start(options)) {
             System.out.printf("homing: routing http://%s:%d -> %d endpoints; admin http://%s:%d%n",

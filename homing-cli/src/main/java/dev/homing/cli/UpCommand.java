@@ -31,14 +31,27 @@ final class UpCommand implements Callable<Integer> {
 
     private void print(LocalCluster c) {
         System.out.println();
-        System.out.printf("  %-48s %s%n", "POD", "ADDRESS");
+        if (c.precise()) {
+            System.out.printf("  %-48s %-21s %s%n", "POD", "ADDRESS", "KV EVENTS (REPLAY)");
+        } else {
+            System.out.printf("  %-48s %s%n", "POD", "ADDRESS");
+        }
         for (LocalCluster.Pod p : c.pods()) {
-            System.out.printf("  %-48s %s%n", p.name(), p.address());
+            if (c.precise()) {
+                System.out.printf("  %-48s %-21s %s (%s)%n", p.name(), p.address(), p.server().kvEventsEndpoint(),
+                        p.server().kvEventsReplayEndpoint());
+            } else {
+                System.out.printf("  %-48s %s%n", p.name(), p.address());
+            }
         }
         String admin = "http://" + cluster.host + ":" + c.router().adminPort();
         System.out.println();
         System.out.println("  router   " + c.baseUrl() + "/v1   (model " + cluster.model + ")");
         System.out.println("  admin    " + admin + "/metrics  /debug/endpoints  /prometheus/targets");
+        if (c.precise()) {
+            System.out.println("  routing  precise: by the pods' KV-cache events; POST " + admin
+                    + "/debug/schedule shows each pod's matched blocks");
+        }
         System.out.println();
         System.out.println("  try:  curl -s " + c.baseUrl() + "/v1/completions -H 'Content-Type: application/json' \\");
         System.out.println("          -d '{\"model\":\"" + cluster.model + "\",\"prompt\":\"Hello\",\"max_tokens\":20}'");

@@ -1,6 +1,7 @@
 package dev.homing.router;
 
 import dev.homing.core.endpoint.Endpoint;
+import dev.homing.core.request.TokenSource;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -17,12 +18,16 @@ import java.util.function.Consumer;
  *                           {@link dev.homing.core.endpoint.EndpointLoad})
  * @param configFile         an {@code EndpointPickerConfig}, or null for the built-in default
  * @param configPollInterval how often the config file is checked for changes
+ * @param tokenSource        what turns a request into its tokens for the plugins that need them (the precise prefix
+ *                           producer), or null for none: those plugins then fall back
+ * @param redisUrl           a Redis shared by the pool's router replicas ({@code redis://host:port}), or null for none:
+ *                           with one, the precise index and the requests in flight are shared through it
  */
 public record RouterOptions(String host, int port, String adminHost, int adminPort, List<Endpoint> endpoints,
                             Duration scrapeInterval, Duration scrapeTimeout, Duration modelsInterval,
                             int maxBodyBytes, Duration connectTimeout, Duration responseTimeout, int maxAttempts,
                             boolean creditUnreflected, long seed, String poolName, Path configFile,
-                            Duration configPollInterval) {
+                            Duration configPollInterval, TokenSource tokenSource, String redisUrl) {
 
     public RouterOptions {
         endpoints = List.copyOf(endpoints);
@@ -31,7 +36,7 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
     public static RouterOptions defaults(List<Endpoint> endpoints) {
         return new RouterOptions("127.0.0.1", 8000, "127.0.0.1", 9090, endpoints, Duration.ofMillis(50),
                 Duration.ofSeconds(1), Duration.ofSeconds(5), 32 << 20, Duration.ofSeconds(2), Duration.ofMinutes(10),
-                3, true, System.nanoTime(), "homing", null, Duration.ofSeconds(1));
+                3, true, System.nanoTime(), "homing", null, Duration.ofSeconds(1), null, null);
     }
 
     /** A copy with some options changed. */
@@ -60,6 +65,8 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
         public String poolName;
         public Path configFile;
         public Duration configPollInterval;
+        public TokenSource tokenSource;
+        public String redisUrl;
 
         Builder(RouterOptions o) {
             host = o.host;
@@ -79,12 +86,14 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
             poolName = o.poolName;
             configFile = o.configFile;
             configPollInterval = o.configPollInterval;
+            tokenSource = o.tokenSource;
+            redisUrl = o.redisUrl;
         }
 
         RouterOptions build() {
             return new RouterOptions(host, port, adminHost, adminPort, endpoints, scrapeInterval, scrapeTimeout,
                     modelsInterval, maxBodyBytes, connectTimeout, responseTimeout, maxAttempts, creditUnreflected, seed,
-                    poolName, configFile, configPollInterval);
+                    poolName, configFile, configPollInterval, tokenSource, redisUrl);
         }
     }
 }

@@ -7,12 +7,16 @@ import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.plugin.PluginContext;
 import dev.homing.core.plugin.PluginRegistry;
 import dev.homing.core.plugin.SaturationDetector;
+import dev.homing.core.plugins.precise.PreciseIndexFactory;
+import dev.homing.core.plugins.precise.PrecisePrefixCacheProducer;
 import dev.homing.core.plugins.prefix.ApproxPrefixCacheProducer;
+import dev.homing.core.request.TokenSource;
 import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.OpenAiError;
 import dev.homing.router.admin.AdminHandlers;
 import dev.homing.router.config.PolicySource;
 import dev.homing.router.explain.ScheduleHandler;
+import dev.homing.router.kvevents.KvEventSubscribers;
 import dev.homing.router.metrics.RouterMetrics;
 import dev.homing.router.proxy.ErrorResponses;
 import dev.homing.router.proxy.InferenceHandler;
@@ -21,6 +25,9 @@ import dev.homing.router.proxy.RequestIntake;
 import dev.homing.router.proxy.Upstream;
 import dev.homing.router.scrape.EndpointCatalog;
 import dev.homing.router.scrape.MetricsScraper;
+import dev.homing.router.shared.SharedState;
+import dev.homing.router.tokens.PodTokenSource;
+import dev.homing.router.tokens.TokenPrefixCache;
 import io.helidon.http.Method;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
@@ -48,6 +55,12 @@ public final class RouterServer implements AutoCloseable {
     private final WebServer api;
     private final WebServer admin;
     private final PolicySource policy;
+    private final KvEventSubscribers kvEvents;
+    private final SharedState shared; // null without a Redis shared by replicas
+    private final PodTokenSource tokens; // null when the options bring their own token source
+    /** Tokens kept for prefix reuse (40 MB of ints), and the share of a prompt a cached prefix must cover (llm-d's). */
+    private static final long TOKEN_CACHE_TOKENS = 10_000_000;
+    private static final double TOKEN_CACHE_MIN_OVERLAP = 0.8;
     private final ScheduledExecutorService reloads = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "homing-config-reload");
         t.setDaemon(true);
@@ -57,10 +70,26 @@ public final class RouterServer implements AutoCloseable {
     private RouterServer(RouterOptions options) throws ConfigException {
         this.options = options;
         this.pool = new EndpointPool(options.creditUnreflected());
-        PluginContext ctx = new PluginContext(SystemTicker.INSTANCE, new SplittableRandom(options.seed()), pool);
+        // Precise prefix matching needs the tokens the pods will see: by default, ask the pods themselves.
+        this.tokens = options.tokenSource() != null ? null : new PodTokenSource(pool, catalog,
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(options.connectTimeout()).build(),
+                new TokenPrefixCache(TOKEN_CACHE_TOKENS, TOKEN_CACHE_MIN_OVERLAP));
+        PluginContext ctx = new PluginContext(SystemTicker.INSTANCE, new SplittableRandom(options.seed()), pool)
+                .withService(TokenSource.class, options.tokenSource() != null ? options.tokenSource() : tokens);
+        // Shared state for replicas: with a Redis, the precise index lives there and in-flight counts are shared.
+        this.shared = options.redisUrl() == null ? null
+                : SharedState.create(options.redisUrl(), options.poolName(), pool, SystemTicker.INSTANCE);
+        if (shared != null) {
+            ctx = ctx.withService(PreciseIndexFactory.class, shared.indexFactory());
+        }
         this.policy = PolicySource.load(options.configFile(), PluginRegistry.builtIn(), ctx);
         this.director = new Director(pool, policy.current().policy(), SystemTicker.INSTANCE);
-        this.metrics = new RouterMetrics(options.poolName(), pool, this::prefixProducers, this::poolSaturation);
+        this.metrics = new RouterMetrics(options.poolName(), pool, this::prefixProducers, this::preciseProducers,
+                this::poolSaturation);
+        this.kvEvents = new KvEventSubscribers(pool, metrics, SystemTicker.INSTANCE);
+        if (shared != null) {
+            metrics.sharedState(pool, shared.redis()::up, shared.redis()::fallbacks);
+        }
         this.upstream = new Upstream(options.connectTimeout(), options.responseTimeout());
         this.scrapeClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(options.scrapeTimeout()).build();
@@ -112,11 +141,15 @@ public final class RouterServer implements AutoCloseable {
     public static RouterServer start(RouterOptions options) throws ConfigException {
         RouterServer s = new RouterServer(options);
         try {
+            if (s.shared != null) {
+                s.shared.start();
+            }
             s.admin.start();
             requireListening(s.admin, options.adminHost(), options.adminPort(), "admin");
             s.api.start();
             requireListening(s.api, options.host(), options.port(), "API");
             s.scraper.start();
+            s.kvEvents.wire(s.preciseProducers());
             if (options.configFile() != null) {
                 s.reloads.scheduleWithFixedDelay(s::reload, options.configPollInterval().toNanos(),
                         options.configPollInterval().toNanos(), TimeUnit.NANOSECONDS);
@@ -138,7 +171,11 @@ public final class RouterServer implements AutoCloseable {
 
     private void reload() {
         try {
-            metrics.configReloaded(policy.reload(director));
+            PolicySource.Reload outcome = policy.reload(director);
+            metrics.configReloaded(outcome);
+            if (outcome == PolicySource.Reload.APPLIED) {
+                kvEvents.wire(preciseProducers());
+            }
         } catch (RuntimeException e) {
             System.getLogger(RouterServer.class.getName()).log(System.Logger.Level.WARNING, "config reload failed", e);
         }
@@ -155,6 +192,11 @@ public final class RouterServer implements AutoCloseable {
             return Double.NaN;
         }
         return d.saturation(pool.snapshot().endpoints(), SystemTicker.INSTANCE.nanos());
+    }
+
+    /** The running config's precise producers: each is fed KV events. */
+    private List<PrecisePrefixCacheProducer> preciseProducers() {
+        return policy.current().pluginsOf(PrecisePrefixCacheProducer.class);
     }
 
     private List<ApproxPrefixCacheProducer> prefixProducers() {
@@ -188,13 +230,25 @@ public final class RouterServer implements AutoCloseable {
         return options;
     }
 
+    /** The subscribers feeding the precise producers' indexes with the pods' KV events. */
+    public KvEventSubscribers kvEvents() {
+        return kvEvents;
+    }
+
     @Override
     public void close() {
         reloads.shutdownNow();
+        kvEvents.close();
         api.stop();
         admin.stop();
         scraper.close();
         upstream.close();
         scrapeClient.close();
+        if (shared != null) {
+            shared.close();
+        }
+        if (tokens != null) {
+            tokens.close();
+        }
     }
 }

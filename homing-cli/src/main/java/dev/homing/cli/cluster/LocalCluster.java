@@ -5,17 +5,28 @@ import dev.homing.core.endpoint.Endpoint;
 import dev.homing.core.endpoint.EndpointState;
 import dev.homing.router.RouterOptions;
 import dev.homing.router.RouterServer;
+import dev.homing.router.kvevents.PreciseConfig;
+import dev.homing.router.kvevents.PublisherAddress;
 import dev.homing.sim.engine.Preset;
 import dev.homing.sim.http.SimPod;
 import dev.homing.sim.http.SimPodConfig;
+import dev.homing.sim.kvevents.KvEventsConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
  * A cluster on this machine: simulated vLLM pods, each on its own port, behind one router. What {@code homing up}
- * and {@code homing demo} run, and what end-to-end tests start.
+ * and {@code homing demo} run, and what end-to-end tests start. With {@code precise}, every pod publishes its
+ * KV-cache events on an ephemeral port (vLLM's legacy encoding, a replay socket beside it), its endpoint is labelled
+ * with both addresses, and the router runs the precise config unless given another.
  */
 public final class LocalCluster implements AutoCloseable {
 
@@ -23,10 +34,13 @@ public final class LocalCluster implements AutoCloseable {
      * @param podBasePort first pod port (pods take consecutive ports), or 0 for free ports
      * @param port        router API port, 0 for a free one
      * @param adminPort   router admin port, 0 for a free one
-     * @param config      the router's EndpointPickerConfig, or null for the default
+     * @param config      the router's EndpointPickerConfig, or null for the default (the precise config with
+     *                    {@code precise})
+     * @param precise     pods publish KV-cache events and the router subscribes
+     * @param redisUrl    a Redis the router shares its index and load through, or null
      */
     public record Options(int pods, String model, Preset preset, String host, int port, int adminPort,
-                          int podBasePort, long seed, java.nio.file.Path config) {
+                          int podBasePort, long seed, java.nio.file.Path config, boolean precise, String redisUrl) {
         public Options {
             if (pods < 1) {
                 throw new IllegalArgumentException("--pods must be at least 1, got " + pods);
@@ -41,22 +55,35 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
+    private static final Duration EVENTS_TIMEOUT = Duration.ofSeconds(20);
+
     private final List<Pod> pods;
     private final RouterServer router;
+    private final Path generatedConfig;
+    private final boolean precise;
 
-    private LocalCluster(List<Pod> pods, RouterServer router) {
+    private LocalCluster(List<Pod> pods, RouterServer router, Path generatedConfig, boolean precise) {
         this.pods = List.copyOf(pods);
         this.router = router;
+        this.generatedConfig = generatedConfig;
+        this.precise = precise;
+    }
+
+    /** Whether the router routes by the pods' KV events. */
+    public boolean precise() {
+        return precise;
     }
 
     /** @throws ConfigException when the router's config file cannot be used; nothing is left running */
     public static LocalCluster start(Options o) throws ConfigException {
         PodNames names = new PodNames(o.model(), new SplittableRandom(o.seed()));
         List<Pod> pods = new ArrayList<>();
+        Path generated = null;
+        RouterServer router = null;
         try {
             for (int i = 0; i < o.pods(); i++) {
                 String name = names.next();
-                SimPod pod = SimPod.start(SimPodConfig.builder()
+                SimPodConfig.Builder b = SimPodConfig.builder()
                         .preset(o.preset())
                         .model(o.model())
                         .servedModelNames(List.of(o.model()))
@@ -64,26 +91,70 @@ public final class LocalCluster implements AutoCloseable {
                         .port(o.podBasePort() == 0 ? 0 : o.podBasePort() + i)
                         .podName(name)
                         .enablePromptTokensDetails(true)
-                        .seed(o.seed() + i)
-                        .build());
+                        .seed(o.seed() + i);
+                if (o.precise()) {
+                    String any = "tcp://" + zmqHost(o.host()) + ":*";
+                    b.kvEvents(KvEventsConfig.zmq(any).withReplayEndpoint(any)
+                            .withTopic("kv@" + name + "@" + o.model()));
+                }
+                SimPod pod = SimPod.start(b.build());
                 pods.add(new Pod(name, o.host(), pod.port(), pod));
             }
-            List<Endpoint> endpoints = pods.stream().map(p -> new Endpoint(p.name(), p.host(), p.port())).toList();
+            List<Endpoint> endpoints = pods.stream().map(p -> new Endpoint(p.name(), p.host(), p.port(), labels(p)))
+                    .toList();
+            Path config = o.config();
+            if (o.precise() && config == null) {
+                generated = Files.createTempFile("homing-precise-", ".yaml");
+                Files.writeString(generated, PreciseConfig.yaml());
+                config = generated;
+            }
+            Path routerConfig = config;
             RouterOptions ro = RouterOptions.defaults(endpoints).with(x -> {
                 x.host = o.host();
                 x.adminHost = o.host();
                 x.port = o.port();
                 x.adminPort = o.adminPort();
-                x.configFile = o.config();
+                x.configFile = routerConfig;
+                x.redisUrl = o.redisUrl();
             });
-            RouterServer router = RouterServer.start(ro);
-            LocalCluster cluster = new LocalCluster(pods, router);
+            router = RouterServer.start(ro);
+            LocalCluster cluster = new LocalCluster(pods, router, generated, o.precise());
             cluster.awaitScraped(Duration.ofSeconds(10));
+            if (o.precise()) {
+                cluster.awaitKvEvents();
+            }
             return cluster;
+        } catch (IOException e) {
+            cleanUp(pods, router, generated);
+            throw new UncheckedIOException("cannot write the precise config: " + e.getMessage(), e);
         } catch (RuntimeException | ConfigException e) {
-            pods.forEach(p -> p.server().close());
+            cleanUp(pods, router, generated);
             throw e;
         }
+    }
+
+    private static void cleanUp(List<Pod> pods, RouterServer router, Path generated) {
+        if (router != null) {
+            router.close();
+        }
+        pods.forEach(p -> p.server().close());
+        deleteQuietly(generated);
+    }
+
+    private static String zmqHost(String host) {
+        return host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
+    }
+
+    /** A publishing pod's endpoint says where its events and replay socket are (ephemeral ports). */
+    private static Map<String, String> labels(Pod p) {
+        Map<String, String> labels = new HashMap<>();
+        if (p.server().kvEventsEndpoint() != null) {
+            labels.put(PublisherAddress.EVENTS_LABEL, p.server().kvEventsEndpoint());
+        }
+        if (p.server().kvEventsReplayEndpoint() != null) {
+            labels.put(PublisherAddress.REPLAY_LABEL, p.server().kvEventsReplayEndpoint());
+        }
+        return labels;
     }
 
     /** Waits until the router has read every pod's metrics once, so the first decision is not blind. */
@@ -103,8 +174,34 @@ public final class LocalCluster implements AutoCloseable {
         }
         List<String> missing = router.pool().snapshot().endpoints().stream()
                 .filter(e -> !e.metrics().known()).map(EndpointState::name).toList();
-        close();
         throw new IllegalStateException("the router could not scrape pods " + missing + " within " + timeout.toSeconds() + " s");
+    }
+
+    /**
+     * Waits until the router has heard from every pod's publisher, so the first request's events are not lost to a
+     * subscription still on its way (a PUB socket drops what it sends before then). A pod not heard from yet is
+     * nudged: resetting an idle pod's empty prefix cache publishes {@code AllBlocksCleared}.
+     */
+    private void awaitKvEvents() {
+        long deadline = System.nanoTime() + EVENTS_TIMEOUT.toNanos();
+        while (true) {
+            List<String> silent = pods.stream().filter(p -> router.kvEvents().batchesTaken(p.name()) == 0)
+                    .map(Pod::name).toList();
+            if (silent.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("the router heard no KV events from pods " + silent + " within "
+                        + EVENTS_TIMEOUT.toSeconds() + " s");
+            }
+            pods.stream().filter(p -> silent.contains(p.name())).forEach(p -> p.server().resetPrefixCache());
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     public List<Pod> pods() {
@@ -121,7 +218,16 @@ public final class LocalCluster implements AutoCloseable {
 
     @Override
     public void close() {
-        router.close();
-        pods.forEach(p -> p.server().close());
+        cleanUp(pods, router, generatedConfig);
+    }
+
+    private static void deleteQuietly(Path file) {
+        if (file != null) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException ignored) {
+                // a temporary file; the OS cleans up
+            }
+        }
     }
 }

@@ -3,8 +3,10 @@ package dev.homing.router.metrics;
 import dev.homing.core.endpoint.Endpoint;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.endpoint.EndpointState;
+import dev.homing.core.plugins.precise.PrecisePrefixCacheProducer;
 import dev.homing.core.plugins.prefix.ApproxPrefixCacheProducer;
 import dev.homing.router.config.PolicySource;
+import dev.homing.router.kvevents.KvEventsObserver;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
@@ -19,9 +21,9 @@ import java.util.function.Supplier;
 /**
  * The router's own metrics under llm-d's names ({@code inference_objective_*}, {@code inference_pool_*},
  * {@code inference_extension_*}), so dashboards built for llm-d's endpoint picker keep working, plus
- * {@code homing_*} for what llm-d does not export.
+ * {@code homing_*} for what llm-d does not export, such as the KV-event subscribers' {@code homing_kv_events_*}.
  */
-public final class RouterMetrics {
+public final class RouterMetrics implements KvEventsObserver {
 
     private static final double[] LATENCY_BUCKETS = {0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3,
             4, 5, 6, 8, 10, 15, 20, 30, 45, 60, 120, 180, 240, 300, 360, 480, 600, 900, 1200, 1800, 2700, 3600};
@@ -47,11 +49,22 @@ public final class RouterMetrics {
     private final Counter scrapeErrors;
     private final Counter retries;
     private final Counter configReloads;
+    private final Counter kvBatches;
+    private final Counter kvApplied;
+    private final Counter kvSkipped;
+    private final Counter kvGaps;
+    private final Counter kvLost;
+    private final Counter kvReplays;
+    private final Counter kvRestarts;
+    private final Counter kvMalformed;
+    private final Counter kvUnknownPods;
 
     /**
-     * @param saturation the configured saturation detector's pool saturation, or NaN without one
+     * @param preciseProducers the running config's precise producers, whose index sizes are reported
+     * @param saturation       the configured saturation detector's pool saturation, or NaN without one
      */
     public RouterMetrics(String poolName, EndpointPool pool, Supplier<List<ApproxPrefixCacheProducer>> prefixProducers,
+                         Supplier<List<PrecisePrefixCacheProducer>> preciseProducers,
                          java.util.function.DoubleSupplier saturation) {
         this.poolName = poolName;
         requests = Counter.builder().name("inference_objective_request_total")
@@ -87,6 +100,35 @@ public final class RouterMetrics {
         configReloads = Counter.builder().name("homing_config_reloads_total")
                 .help("Config file changes seen, by outcome: applied, or refused (the running config stayed).")
                 .labelNames("result").register(registry);
+        kvBatches = Counter.builder().name("homing_kv_events_batches_total")
+                .help("KV-event batches taken in sequence from a pod's publisher, live or replayed.")
+                .labelNames("pod").register(registry);
+        kvApplied = Counter.builder().name("homing_kv_events_applied_total")
+                .help("KV-cache events applied to the precise index.").labelNames("pod").register(registry);
+        kvSkipped = Counter.builder().name("homing_kv_events_skipped_total")
+                .help("KV-cache events left out: unknown_type (a newer engine's), unresolved (parent block never seen, "
+                        + "other block size).").labelNames("reason").register(registry);
+        kvGaps = Counter.builder().name("homing_kv_events_gaps_total")
+                .help("Jumps in a publisher's sequence numbers on the live stream.").labelNames("pod").register(registry);
+        kvLost = Counter.builder().name("homing_kv_events_batches_lost_total")
+                .help("Batches missing from a publisher's sequence that no replay recovered; each loss drops the pod's "
+                        + "index entries, rebuilt from its next events.").labelNames("pod").register(registry);
+        kvReplays = Counter.builder().name("homing_kv_events_replays_total")
+                .help("Replays asked of a pod's replay socket, by outcome: complete (end marker reached) or failed.")
+                .labelNames("pod", "result").register(registry);
+        kvRestarts = Counter.builder().name("homing_kv_events_restarts_total")
+                .help("Publishers whose sequence went back (the engine restarted); the pod's entries were dropped.")
+                .labelNames("pod").register(registry);
+        kvMalformed = Counter.builder().name("homing_kv_events_malformed_total")
+                .help("Messages that are not KV-event batches (frames, sequence or payload), skipped; pod empty when "
+                        + "unknown.").labelNames("pod").register(registry);
+        kvUnknownPods = Counter.builder().name("homing_kv_events_unknown_pod_total")
+                .help("Messages at a centralized endpoint whose topic names no endpoint of the pool, dropped.")
+                .register(registry);
+        GaugeWithCallback.builder().name("homing_precise_index_size")
+                .help("Entries of a precise producer's index: (pod, block, tier) holdings.").labelNames("producer")
+                .callback(cb -> preciseProducers.get().forEach(p -> cb.call(p.index().size(), p.name())))
+                .register(registry);
         GaugeWithCallback.builder().name("inference_pool_ready_pods")
                 .help("The number of ready pods in the inference server pool.").labelNames("name")
                 .callback(cb -> cb.call(ready(pool), poolName)).register(registry);
@@ -103,12 +145,12 @@ public final class RouterMetrics {
                 .register(registry);
         GaugeWithCallback.builder().name("homing_endpoint_in_flight_requests")
                 .help("Requests this router has sent to an endpoint that have not ended.").labelNames("pod")
-                .callback(cb -> pool.snapshot().endpoints().forEach(e -> cb.call(e.inFlightRequests(), e.name())))
+                .callback(cb -> pool.snapshot().endpoints().forEach(e -> cb.call(e.load().inFlightRequests(), e.name())))
                 .register(registry);
         GaugeWithCallback.builder().name("homing_endpoint_in_flight_tokens")
                 .help("Estimated prompt plus output tokens of this router's requests in flight to an endpoint.")
                 .labelNames("pod")
-                .callback(cb -> pool.snapshot().endpoints().forEach(e -> cb.call(e.inFlightTokens(), e.name())))
+                .callback(cb -> pool.snapshot().endpoints().forEach(e -> cb.call(e.load().inFlightTokens(), e.name())))
                 .register(registry);
         GaugeWithCallback.builder().name("inference_extension_prefix_indexer_size")
                 .help("Size of the prefix indexer: (endpoint, block) entries.")
@@ -198,6 +240,77 @@ public final class RouterMetrics {
 
     public void retried(String pod) {
         retries.labelValues(pod).inc();
+    }
+
+    @Override
+    public void batchTaken(String pod) {
+        kvBatches.labelValues(pod).inc();
+    }
+
+    @Override
+    public void eventsApplied(String pod, int events) {
+        kvApplied.labelValues(pod).inc(events);
+    }
+
+    @Override
+    public void eventsSkipped(String reason, int events) {
+        kvSkipped.labelValues(reason).inc(events);
+    }
+
+    @Override
+    public void gap(String pod, long missing) {
+        kvGaps.labelValues(pod).inc();
+    }
+
+    @Override
+    public void batchesLost(String pod, long batches) {
+        kvLost.labelValues(pod).inc(batches);
+    }
+
+    @Override
+    public void replay(String pod, boolean complete) {
+        kvReplays.labelValues(pod, complete ? "complete" : "failed").inc();
+    }
+
+    @Override
+    public void restart(String pod) {
+        kvRestarts.labelValues(pod).inc();
+    }
+
+    @Override
+    public void malformed(String pod) {
+        kvMalformed.labelValues(pod).inc();
+    }
+
+    @Override
+    public void unknownPod(String podId) {
+        kvUnknownPods.inc();
+    }
+
+    // ---- Shared state for replicas (Redis): registered only when the router has a Redis ----
+
+    /**
+     * Registers the metrics of what this replica shares with the pool's other replicas through Redis.
+     *
+     * @param redisUp   whether Redis is reachable now
+     * @param fallbacks operations that used this replica's local state only because Redis could not be used
+     */
+    public void sharedState(EndpointPool pool, java.util.function.BooleanSupplier redisUp,
+                            java.util.function.LongSupplier fallbacks) {
+        GaugeWithCallback.builder().name("homing_redis_up")
+                .help("1 when the Redis shared by the router replicas is reachable, 0 while this replica runs on its "
+                        + "local state.")
+                .callback(cb -> cb.call(redisUp.getAsBoolean() ? 1 : 0)).register(registry);
+        io.prometheus.metrics.core.metrics.CounterWithCallback.builder().name("homing_redis_fallbacks_total")
+                .help("Index lookups and writes served by this replica's local state only, because Redis could not "
+                        + "be reached or could not keep up.")
+                .callback(cb -> cb.call(fallbacks.getAsLong())).register(registry);
+        GaugeWithCallback.builder().name("homing_shared_inflight_requests")
+                .help("Requests the other router replicas have in flight to an endpoint, as last read from Redis.")
+                .labelNames("pod")
+                .callback(cb -> pool.snapshot().endpoints().forEach(e -> cb.call(e.load().remoteInFlightRequests(),
+                        e.name())))
+                .register(registry);
     }
 
     public String contentType() {

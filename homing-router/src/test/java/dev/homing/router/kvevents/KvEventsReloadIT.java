@@ -1,0 +1,94 @@
+package dev.homing.router.kvevents;
+
+import static dev.homing.router.fixtures.HttpJson.json;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.homing.core.plugins.precise.PrecisePrefixCacheProducer;
+import dev.homing.router.fixtures.PodTokenizer;
+import dev.homing.router.fixtures.TestCluster;
+import dev.homing.sim.kvevents.KvEventsConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Subscribers follow config reloads: none without a precise producer, one when a reload brings it, a new one (with a
+ * new, empty index, filled from the pods' replay buffers) when its parameters change, none again when it goes.
+ */
+class KvEventsReloadIT {
+
+    private static final String MODEL = TestCluster.MODEL;
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final String APPROXIMATE = """
+            apiVersion: llm-d.ai/v1alpha1
+            kind: EndpointPickerConfig
+            plugins:
+            - type: prefix-cache-scorer
+            - type: queue-scorer
+            """;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void reloadsStartRewireAndStopTheSubscribers() throws Exception {
+        Path file = Files.writeString(dir.resolve("epp.yaml"), APPROXIMATE);
+        AtomicInteger n = new AtomicInteger();
+        try (TestCluster c = TestCluster.start(2,
+                pod -> pod.kvEvents(KvEventsConfig.zmq("tcp://127.0.0.1:*").withReplayEndpoint("tcp://127.0.0.1:*")
+                        .withTopic("kv@pod-" + n.getAndIncrement() + "@" + MODEL)),
+                (options, pods) -> options.with(o -> {
+                    o.configFile = file;
+                    o.configPollInterval = Duration.ofMillis(100);
+                    o.tokenSource = new PodTokenizer(() -> pods.getFirst().baseUrl());
+                }))) {
+            assertThat(c.router().kvEvents().producers()).isEmpty();
+
+            Files.writeString(file, PreciseConfig.yaml());
+            await().atMost(WAIT).until(() -> c.router().kvEvents().producers()
+                    .equals(List.of("precise-prefix-cache-producer")));
+            c.awaitKvEvents();
+            String prompt = "Notes on the migration of eels, which is longer than anyone expects. ".repeat(4);
+            int blocks = json(c.http().post(c.podUrl(0, "/tokenize"), body(prompt))).path("count").asInt() / 16;
+            String pod = c.http().post(c.url("/v1/completions"), body(prompt)).headers().firstValue("x-homing-pod")
+                    .orElseThrow();
+            await().atMost(WAIT).until(() -> matched(c, prompt).get(pod) == blocks);
+
+            // Another concurrency: a new producer, a new empty index, a new subscription.
+            PrecisePrefixCacheProducer before = c.router().config().pluginsOf(PrecisePrefixCacheProducer.class)
+                    .getFirst();
+            Files.writeString(file, PreciseConfig.yaml().replace("concurrency: 4", "concurrency: 2"));
+            await().atMost(WAIT).until(() -> c.router().config().pluginsOf(PrecisePrefixCacheProducer.class)
+                    .getFirst() != before);
+            assertThat(c.router().kvEvents().producers()).containsExactly("precise-prefix-cache-producer");
+            assertThat(matched(c, prompt).get(pod)).isZero();
+            // The pod's next batch is the new subscription's first, past 0: the start is filled from its replay socket.
+            int i = Integer.parseInt(pod.substring("pod-".length()));
+            assertThat(c.http().post(c.podUrl(i, "/v1/completions"), body("Something else to say. ".repeat(3)))
+                    .statusCode()).isEqualTo(200);
+            await().atMost(WAIT).until(() -> matched(c, prompt).get(pod) == blocks);
+
+            Files.writeString(file, APPROXIMATE);
+            await().atMost(WAIT).until(() -> c.router().kvEvents().producers().isEmpty());
+        }
+    }
+
+    private static String body(String prompt) {
+        return "{\"model\":\"" + MODEL + "\",\"prompt\":\"" + prompt + "\",\"max_tokens\":2}";
+    }
+
+    private static Map<String, Integer> matched(TestCluster c, String prompt) {
+        JsonNode d = json(c.http().post(c.adminUrl("/debug/schedule"), body(prompt)));
+        Map<String, Integer> out = new HashMap<>();
+        d.path("prefix").path("matchedBlocks").properties().forEach(e -> out.put(e.getKey(), e.getValue().asInt()));
+        return out;
+    }
+}

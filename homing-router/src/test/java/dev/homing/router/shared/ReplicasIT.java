@@ -1,0 +1,352 @@
+package dev.homing.router.shared;
+
+import static dev.homing.router.fixtures.HttpJson.json;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.homing.core.config.ConfigException;
+import dev.homing.core.endpoint.Endpoint;
+import dev.homing.router.RouterOptions;
+import dev.homing.router.RouterServer;
+import dev.homing.router.fixtures.HttpJson;
+import dev.homing.router.fixtures.PodTokenizer;
+import dev.homing.router.kvevents.PreciseConfig;
+import dev.homing.router.kvevents.PublisherAddress;
+import dev.homing.sim.engine.CostModel;
+import dev.homing.sim.engine.Preset;
+import dev.homing.sim.http.SimPod;
+import dev.homing.sim.http.SimPodConfig;
+import dev.homing.sim.kvevents.KvEventsConfig;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * Two router replicas in front of the same three simulated pods, sharing one real redis-server. Only replica A
+ * subscribes to the pods' KV events (B's subscriber is bound where no pod publishes); both route by the shipped
+ * precise config. Decisions are compared through {@code x-homing-pod} and {@code POST /debug/schedule}. Metrics are
+ * scraped once at start and then not for an hour, so that what spreads load between replicas is the shared in-flight
+ * count, not a fresh scrape.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ReplicasIT {
+
+    private static final String MODEL = "Qwen/Qwen2.5-0.5B-Instruct";
+    private static final String POOL = "replicas-it";
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Logger SHARED_REDIS_LOG = Logger.getLogger(SharedRedis.class.getName());
+
+    @TempDir
+    static Path dir;
+    private static RedisServerProcess redis;
+    private static final List<SimPod> pods = new ArrayList<>();
+    private static RouterServer a;
+    private static RouterServer b;
+    private static final HttpJson http = new HttpJson();
+
+    @BeforeAll
+    static void start() throws Exception {
+        redis = RedisServerProcess.start();
+        List<Endpoint> endpoints = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            SimPod pod = SimPod.start(SimPodConfig.builder().preset(Preset.byName("cpu-qwen2.5-0.5b"))
+                    .model(MODEL).servedModelNames(List.of(MODEL)).podName("pod-" + i).seed(i)
+                    .enablePromptTokensDetails(true)
+                    // 20 ms per decode step: a request of a few hundred tokens stays in flight for seconds
+                    .engine(Preset.CPU_QWEN2_5_0_5B.engine().withCost(CostModel.simple(0, 20_000, 20_000_000, 0)))
+                    .kvEvents(KvEventsConfig.zmq("tcp://127.0.0.1:*").withReplayEndpoint("tcp://127.0.0.1:*")
+                            .withTopic("kv@pod-" + i + "@" + MODEL))
+                    .build());
+            pods.add(pod);
+            endpoints.add(new Endpoint("pod-" + i, "127.0.0.1", pod.port(), Map.of(
+                    PublisherAddress.EVENTS_LABEL, pod.kvEventsEndpoint(),
+                    PublisherAddress.REPLAY_LABEL, pod.kvEventsReplayEndpoint())));
+        }
+        String precise = PreciseConfig.yaml();
+        String dialing = "      discoverPods: true\n      podDiscoveryConfig:\n        socketPort: 5557\n";
+        assertThat(precise).contains(dialing);
+        Path subscribing = Files.writeString(dir.resolve("a.yaml"), precise);
+        Path deaf = Files.writeString(dir.resolve("b.yaml"), precise.replace(dialing,
+                "      discoverPods: false\n      zmqEndpoint: \"tcp://127.0.0.1:*\"\n"));
+        a = router(endpoints, subscribing, 1);
+        b = router(endpoints, deaf, 2);
+        awaitSubscribed();
+    }
+
+    private static RouterServer router(List<Endpoint> endpoints, Path config, long seed) throws ConfigException {
+        RouterServer r = RouterServer.start(RouterOptions.defaults(endpoints).with(o -> {
+            o.port = 0;
+            o.adminPort = 0;
+            o.configFile = config;
+            o.poolName = POOL;
+            o.seed = seed;
+            o.redisUrl = redis.url();
+            o.scrapeInterval = Duration.ofHours(1);
+            o.tokenSource = new PodTokenizer(() -> pods.getFirst().baseUrl());
+        }));
+        await().atMost(WAIT).until(() -> r.pool().snapshot().endpoints().stream()
+                .allMatch(e -> e.metrics().known() && r.catalog().status(e.name()).modelsKnown()));
+        return r;
+    }
+
+    /** Until A has taken a batch from every pod: a PUB socket drops what it sends before the subscription arrives. */
+    private static void awaitSubscribed() {
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() -> {
+            boolean all = true;
+            for (int i = 0; i < pods.size(); i++) {
+                if (a.kvEvents().batchesTaken("pod-" + i) == 0) {
+                    all = false;
+                    pods.get(i).resetPrefixCache();
+                }
+            }
+            return all;
+        });
+    }
+
+    @AfterAll
+    static void stop() {
+        for (AutoCloseable c : new AutoCloseable[] {a, b}) {
+            try {
+                if (c != null) {
+                    c.close();
+                }
+            } catch (Exception e) {
+                // keep closing the rest
+            }
+        }
+        pods.forEach(SimPod::close);
+        http.close();
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void fedAlternatelyBothReplicasSendTheSamePromptToTheSamePod() {
+        for (int k = 0; k < 4; k++) {
+            RouterServer first = k % 2 == 0 ? a : b;
+            String prompt = prompt("the ledger of harbour number " + k, 6);
+            int blocks = tokens(prompt) / 16;
+            assertThat(blocks).isBetween(4, 20);
+            String home = pod(complete(first, prompt, 4));
+            // The home pod's events reach A's subscriber, A's index writes them to Redis, and B reads them there.
+            await().atMost(WAIT).until(() -> matched(a, prompt).equals(only(home, blocks))
+                    && matched(b, prompt).equals(only(home, blocks)));
+            for (int i = 0; i < 6; i++) {
+                RouterServer r = i % 2 == 0 ? b : a;
+                assertThat(pod(complete(r, prompt, 4))).as("request %d of prompt %d", i, k).isEqualTo(home);
+                assertThat(schedule(r, prompt).path("target").path("pod").asText()).isEqualTo(home);
+            }
+        }
+        for (int i = 0; i < pods.size(); i++) {
+            assertThat(b.kvEvents().batchesTaken("pod-" + i)).as("B took no event: it learned through Redis").isZero();
+        }
+    }
+
+    @Test
+    @Order(2)
+    void coldRequestsSplitOverBothReplicasSpreadOverThePods() throws Exception {
+        List<InputStream> open = new ArrayList<>();
+        Map<String, Integer> perPod = new TreeMap<>();
+        List<String> order = new ArrayList<>();
+        int[] sent = new int[2];
+        try {
+            for (int i = 0; i < 6; i++) {
+                int via = i % 2;
+                RouterServer r = via == 0 ? a : b;
+                RouterServer other = via == 0 ? b : a;
+                HttpResponse<InputStream> res = http.postStreaming(url(r, "/v1/completions"), "{\"model\":\"" + MODEL
+                        + "\",\"prompt\":" + quote(i + " " + prompt("a cold question number " + i, 3)) // apart from the first block
+                        + ",\"max_tokens\":1500,\"ignore_eos\":true,\"stream\":true}");
+                assertThat(res.statusCode()).isEqualTo(200);
+                open.add(res.body());
+                String pod = res.headers().firstValue("x-homing-pod").orElseThrow();
+                order.add(pod);
+                perPod.merge(pod, 1, Integer::sum);
+                sent[via]++;
+                int expected = sent[via];
+                // The next request, on the other replica, is placed once that replica counts this one.
+                await().atMost(WAIT).until(() -> sharedInFlight(other) == expected);
+            }
+            assertThat(order.subList(0, 3)).as("the first three, on alternate replicas").doesNotHaveDuplicates();
+            assertThat(perPod).containsExactlyInAnyOrderEntriesOf(Map.of("pod-0", 2, "pod-1", 2, "pod-2", 2));
+        } finally {
+            for (InputStream in : open) {
+                in.close(); // the client goes away: the routers release the requests and the pods abort them
+            }
+        }
+        await().atMost(WAIT).until(() -> sharedInFlight(a) == 0 && sharedInFlight(b) == 0);
+    }
+
+    @Test
+    @Order(3)
+    void withRedisKilledBothReplicasKeepServingAndLogOnceThenShareAgainWhenItReturns() throws Exception {
+        List<LogRecord> records = new CopyOnWriteArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                records.add(record);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        SHARED_REDIS_LOG.addHandler(capture);
+        try {
+            redis.kill();
+            await().atMost(WAIT).until(() -> redisUp(a) == 0 && redisUp(b) == 0);
+            for (int i = 0; i < 10; i++) {
+                RouterServer r = i % 2 == 0 ? a : b;
+                HttpResponse<String> res = complete(r, prompt("served while Redis is away, number " + i, 5), 4);
+                assertThat(res.statusCode()).isEqualTo(200);
+            }
+            assertThat(metric(a, "homing_redis_fallbacks_total")).isPositive();
+            assertThat(metric(b, "homing_redis_fallbacks_total")).isPositive();
+            assertThat(warnings(records)).as("one warning per replica for the whole outage").hasSize(2);
+
+            redis.restart();
+            await().atMost(WAIT).until(() -> redisUp(a) == 1 && redisUp(b) == 1);
+            try (RedisClient look = RedisClient.create("127.0.0.1", redis.port())) {
+                await().atMost(WAIT).until(() -> {
+                    var replicas = look.smembers("homing:" + POOL + ":load:replicas");
+                    return replicas.size() == 2 && replicas.stream()
+                            .allMatch(id -> look.exists("homing:" + POOL + ":load:hb:" + id));
+                });
+            }
+            // In-flight counts flow again: a long request through A is counted by B.
+            HttpResponse<InputStream> longOne = http.postStreaming(url(a, "/v1/completions"), "{\"model\":\"" + MODEL
+                    + "\",\"prompt\":" + quote(prompt("after the outage", 3))
+                    + ",\"max_tokens\":1500,\"ignore_eos\":true,\"stream\":true}");
+            try (InputStream in = longOne.body()) {
+                assertThat(longOne.statusCode()).isEqualTo(200);
+                await().atMost(WAIT).until(() -> sharedInFlight(b) == 1);
+            }
+            // And the shared index: a prompt placed through B is known to A through Redis once its events arrive.
+            String prompt = prompt("the almanac kept after the outage", 6);
+            int blocks = tokens(prompt) / 16;
+            String home = pod(complete(b, prompt, 4));
+            await().atMost(WAIT).until(() -> matched(b, prompt).equals(only(home, blocks)));
+            assertThat(pod(complete(a, prompt, 4))).isEqualTo(home);
+            assertThat(warnings(records)).as("still one per replica").hasSize(2);
+            assertThat(records.stream().filter(r -> r.getLevel() == Level.INFO
+                    && r.getMessage().contains("reachable again"))).hasSize(2);
+        } finally {
+            SHARED_REDIS_LOG.removeHandler(capture);
+        }
+    }
+
+    private static List<LogRecord> warnings(List<LogRecord> records) {
+        return records.stream().filter(r -> r.getLevel() == Level.WARNING).toList();
+    }
+
+    private static String url(RouterServer r, String path) {
+        return "http://127.0.0.1:" + r.port() + path;
+    }
+
+    private static String adminUrl(RouterServer r, String path) {
+        return "http://127.0.0.1:" + r.adminPort() + path;
+    }
+
+    private static double metric(RouterServer r, String name) {
+        return http.metrics(adminUrl(r, "/metrics")).sum(name);
+    }
+
+    private static double redisUp(RouterServer r) {
+        return metric(r, "homing_redis_up");
+    }
+
+    /** Requests the other replicas have in flight, as this one counts them. */
+    private static int sharedInFlight(RouterServer r) {
+        return (int) metric(r, "homing_shared_inflight_requests");
+    }
+
+    private static String prompt(String topic, int sentences) {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < sentences; i++) {
+            s.append("Sentence ").append(i).append(" of notes on ").append(topic).append(" goes on a little. ");
+        }
+        return s.toString();
+    }
+
+    private static String quote(String s) {
+        try {
+            return JSON.writeValueAsString(s);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String body(String prompt, int maxTokens) {
+        return "{\"model\":\"" + MODEL + "\",\"prompt\":" + quote(prompt) + ",\"max_tokens\":" + maxTokens + "}";
+    }
+
+    private static HttpResponse<String> complete(RouterServer r, String prompt, int maxTokens) {
+        HttpResponse<String> res = http.send(HttpRequest.newBuilder(URI.create(url(r, "/v1/completions")))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body(prompt, maxTokens))).build());
+        assertThat(res.statusCode()).as(res.body()).isEqualTo(200);
+        return res;
+    }
+
+    private static String pod(HttpResponse<String> res) {
+        return res.headers().firstValue("x-homing-pod").orElseThrow();
+    }
+
+    private static JsonNode schedule(RouterServer r, String prompt) {
+        return json(http.post(adminUrl(r, "/debug/schedule"), body(prompt, 4)));
+    }
+
+    /** Blocks of the prompt each pod holds, as this replica's index says. */
+    private static Map<String, Integer> matched(RouterServer r, String prompt) {
+        Map<String, Integer> out = new HashMap<>();
+        schedule(r, prompt).path("prefix").path("matchedBlocks").properties()
+                .forEach(e -> out.put(e.getKey(), e.getValue().asInt()));
+        return out;
+    }
+
+    private static Map<String, Integer> only(String pod, int blocks) {
+        Map<String, Integer> out = new HashMap<>();
+        for (int i = 0; i < 3; i++) {
+            out.put("pod-" + i, 0);
+        }
+        out.put(pod, blocks);
+        return out;
+    }
+
+    private static int tokens(String prompt) {
+        return json(http.post(pods.getFirst().baseUrl() + "/tokenize",
+                "{\"model\":\"" + MODEL + "\",\"prompt\":" + quote(prompt) + "}")).path("count").asInt();
+    }
+}
