@@ -5,7 +5,8 @@ import java.util.Arrays;
 /**
  * A hash map from {@code long} to {@code long}, without boxing: open addressing with linear probing and
  * backward-shift deletion. An engine's block hash maps to the router's key for the same block this way, one entry
- * per block a pod holds, so it must stay small. Not thread-safe.
+ * per block a pod holds. Kept for the reference model of the precise index in tests; production code uses
+ * {@link CompactLongLongMap}. Not thread-safe.
  */
 public final class LongLongMap {
 
