@@ -1,0 +1,16 @@
+package dev.homing.bench.workload;
+
+/**
+ * What one request asks, before it is given an arrival time.
+ *
+ * @param model        the model it names, or null for the workload's {@code model} parameter
+ * @param group        shared-prefix group, or -1
+ * @param conversation multi-turn conversation, or -1
+ * @param turn         its turn in the conversation, from 0; 0 outside conversations
+ */
+record RequestContent(String model, Prompt prompt, int maxTokens, int group, int conversation, int turn) {
+
+    static RequestContent single(Prompt prompt, int maxTokens, int group) {
+        return new RequestContent(null, prompt, maxTokens, group, -1, 0);
+    }
+}
