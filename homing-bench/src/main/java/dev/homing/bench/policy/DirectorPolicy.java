@@ -1,0 +1,129 @@
+package dev.homing.bench.policy;
+
+import dev.homing.core.config.ConfigException;
+import dev.homing.core.config.ConfigParser;
+import dev.homing.core.config.ConfigResolver;
+import dev.homing.core.config.ResolvedConfig;
+import dev.homing.core.director.Director;
+import dev.homing.core.director.Dispatch;
+import dev.homing.core.endpoint.Endpoint;
+import dev.homing.core.endpoint.EndpointLoad;
+import dev.homing.core.endpoint.EndpointMetrics;
+import dev.homing.core.endpoint.EndpointPool;
+import dev.homing.core.plugin.Outcome;
+import dev.homing.core.plugin.PluginContext;
+import dev.homing.core.plugin.PluginRegistry;
+import dev.homing.core.plugins.precise.PrecisePrefixCacheProducer;
+import dev.homing.core.request.InferenceRequest;
+import dev.homing.core.request.TokenSource;
+import dev.homing.core.scheduling.SchedulingException;
+import dev.homing.protocol.kvevents.KvCacheEvent;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * Homing's real scheduler running an {@code EndpointPickerConfig}: the same {@link Director}, plugins and endpoint
+ * pool as the router, on the cluster's virtual clock. Scrapes land in the pool as the router's scraper puts them
+ * (the scrape's mark taken at the scrape's instant), KV events go to every precise producer's index, and each
+ * request's {@link Dispatch} is closed when the request ends, releasing the load it credited.
+ */
+final class DirectorPolicy implements Policy {
+
+    private final String name;
+    private final EndpointPool pool;
+    private final Director director;
+    private final WorkloadTokens tokens = new WorkloadTokens();
+    private final List<PrecisePrefixCacheProducer> precise;
+    private final List<String> pods;
+    private final Map<String, Integer> podIndex = new HashMap<>();
+
+    /**
+     * @param creditUnreflected Homing's accounting of load sent since the last scrape; off reproduces llm-d
+     */
+    DirectorPolicy(String name, String configText, String source, boolean creditUnreflected, PolicyContext ctx) {
+        this.name = name;
+        this.pods = ctx.pods();
+        this.pool = new EndpointPool(creditUnreflected);
+        List<Endpoint> endpoints = new ArrayList<>();
+        for (int i = 0; i < pods.size(); i++) {
+            endpoints.add(new Endpoint(pods.get(i), "10.0." + (i / 250) + "." + (i % 250 + 1), 8000));
+            podIndex.put(pods.get(i), i);
+        }
+        pool.setEndpoints(endpoints);
+        PluginContext plugins = new PluginContext(ctx.ticker(), new SplittableRandom(ctx.seedFor(name)), pool)
+                .withService(TokenSource.class, tokens);
+        ResolvedConfig resolved;
+        try {
+            resolved = new ConfigResolver(PluginRegistry.builtIn()).resolve(ConfigParser.parse(configText, source),
+                    plugins);
+        } catch (ConfigException e) {
+            throw new IllegalStateException("policy " + name + ": " + e.getMessage(), e);
+        }
+        this.precise = resolved.pluginsOf(PrecisePrefixCacheProducer.class);
+        this.director = new Director(pool, resolved.policy(), ctx.ticker());
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public boolean readsBodies() {
+        return true;
+    }
+
+    @Override
+    public boolean readsMetrics() {
+        return true;
+    }
+
+    @Override
+    public boolean consumesKvEvents() {
+        return !precise.isEmpty();
+    }
+
+    @Override
+    public Placement place(PolicyRequest request) throws PlacementException {
+        tokens.offer(request.id(), request.tokens());
+        Dispatch dispatch;
+        try {
+            dispatch = director.dispatch(new InferenceRequest(request.id(), request.fields(), Map.of()));
+        } catch (SchedulingException e) {
+            throw new PlacementException(429, e.getMessage(), e);
+        } finally {
+            tokens.clear();
+        }
+        return new Held(podIndex.get(dispatch.target().name()), dispatch);
+    }
+
+    @Override
+    public void scraped(int pod, EndpointMetrics metrics) {
+        String podName = pods.get(pod);
+        EndpointLoad load = pool.load(podName);
+        pool.updateMetrics(podName, metrics, load.scrapeStarted());
+    }
+
+    @Override
+    public void kvEvents(int pod, List<KvCacheEvent> events) {
+        for (PrecisePrefixCacheProducer p : precise) {
+            p.index().apply(pods.get(pod), events);
+        }
+    }
+
+    EndpointPool pool() {
+        return pool;
+    }
+
+    /** The dispatch stays open while the request runs; closing it releases the lease once. */
+    private record Held(int pod, Dispatch dispatch) implements Placement {
+        @Override
+        public void finished(long nanos) {
+            dispatch.complete(Outcome.of(Outcome.Cause.NATURAL, 200));
+            dispatch.close();
+        }
+    }
+}

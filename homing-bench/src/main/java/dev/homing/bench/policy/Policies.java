@@ -1,0 +1,121 @@
+package dev.homing.bench.policy;
+
+import dev.homing.core.config.DefaultConfig;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * The routing policies the lab compares, by name. Homing's and llm-d's run the real scheduler ({@link DirectorPolicy})
+ * with their configs; the peers are our implementations of their published algorithms with their default parameters.
+ */
+public final class Policies {
+
+    public static final String ROUND_ROBIN = "round-robin";
+    public static final String RANDOM = "random";
+    public static final String LEAST_LOADED = "least-loaded";
+    public static final String LLM_D = "llm-d";
+    public static final String LLM_D_PRECISE = "llm-d-precise";
+    public static final String LLM_D_ESTIMATED = "llm-d-estimated";
+    public static final String HOMING = "homing";
+    public static final String HOMING_PRECISE = "homing-precise";
+    public static final String SGLANG = "sglang";
+    public static final String DYNAMO = "dynamo";
+    public static final String AIBRIX = "aibrix";
+
+    /** The policies compared by default: every one but the extra reproduction of llm-d's "estimated" run. */
+    private static final List<PolicySpec> CATALOG = List.of(
+            new PolicySpec(ROUND_ROBIN, "each request to the next pod in turn"),
+            new PolicySpec(RANDOM, "each request to a pod drawn at random (llm-d's random-picker run)"),
+            new PolicySpec(LEAST_LOADED, "llm-d's load-only profile: queue 1 + KV-cache utilisation 1, max-score, "
+                    + "scraped metrics only (the \"load\" run of llm-d's benchmarks)"),
+            new PolicySpec(LLM_D, "llm-d's default (Helm): approximate prefix 3 + queue 2 + KV utilisation 2, "
+                    + "max-score, no credit of load sent since the last scrape"),
+            new PolicySpec(LLM_D_PRECISE, "llm-d's precise run of the 73%-capacity benchmark: prefix 3 from the pods' "
+                    + "KV events + KV utilisation 2 + queue 2, max-score, no credit"),
+            new PolicySpec(HOMING, "Homing's default config, load credited at the pick"),
+            new PolicySpec(HOMING_PRECISE, "Homing's precise config (the router's precise.yaml), fed by KV events, "
+                    + "load credited at the pick"),
+            new PolicySpec(SGLANG, "SGLang/SMG cache_aware with its CLI defaults: imbalance (64, 1.5) -> least "
+                    + "in-flight, else character-tree match > 0.3 -> matched worker, else least in-flight"),
+            new PolicySpec(DYNAMO, "Dynamo KV router with its defaults: argmin 1.0 x prefill blocks + decode blocks, "
+                    + "overlap from KV events, active blocks tracked by the router"),
+            new PolicySpec(AIBRIX, "AIBrix prefix-cache with its code defaults: imbalance gate 8, 4-byte blocks in a "
+                    + "200k-block table, best match% within mean + 1 sd of running requests, else least-request"));
+
+    private static final List<PolicySpec> EXTRAS = List.of(
+            new PolicySpec(LLM_D_ESTIMATED, "the \"estimated\" run of llm-d's 73%-capacity benchmark: approximate "
+                    + "prefix 1 + KV utilisation 1 + queue 1, max-score, no credit (not llm-d's default)"));
+
+    private static final Pattern BLOCK_SIZE = Pattern.compile("(blockSize:\\s*)\\d+");
+
+    private Policies() {
+    }
+
+    /** The policies the lab compares by default. */
+    public static List<PolicySpec> catalog() {
+        return CATALOG;
+    }
+
+    public static List<String> names() {
+        return CATALOG.stream().map(PolicySpec::name).toList();
+    }
+
+    /** Policies that can be named but are not run by default. */
+    public static List<PolicySpec> extras() {
+        return EXTRAS;
+    }
+
+    /** Every name {@link #create} accepts. */
+    public static List<String> knownNames() {
+        return Stream.concat(CATALOG.stream(), EXTRAS.stream()).map(PolicySpec::name).toList();
+    }
+
+    /**
+     * A fresh policy for one run.
+     *
+     * @throws IllegalArgumentException for an unknown name
+     */
+    public static Policy create(String name, PolicyContext ctx) {
+        int pods = ctx.podCount();
+        return switch (name) {
+            case ROUND_ROBIN -> new RoundRobinPolicy(pods);
+            case RANDOM -> new RandomPolicy(pods, new SplittableRandom(ctx.seedFor(name)));
+            case LEAST_LOADED -> director(name, "llm-d-load.yaml", false, ctx);
+            case LLM_D -> director(name, "llm-d-default.yaml", false, ctx);
+            case LLM_D_PRECISE -> director(name, "llm-d-precise.yaml", false, ctx);
+            case LLM_D_ESTIMATED -> director(name, "llm-d-estimated.yaml", false, ctx);
+            case HOMING -> new DirectorPolicy(name, DefaultConfig.text(), DefaultConfig.RESOURCE, true, ctx);
+            case HOMING_PRECISE -> director(name, "homing-precise.yaml", true, ctx);
+            case SGLANG -> new SglangCacheAware(pods, ctx.ticker());
+            case DYNAMO -> new DynamoKvRouter(pods, ctx.blockSize(), new SplittableRandom(ctx.seedFor(name)));
+            case AIBRIX -> new AibrixPrefixCache(pods, ctx.ticker(), new SplittableRandom(ctx.seedFor(name)));
+            default -> throw new IllegalArgumentException("unknown policy '" + name + "'; known: "
+                    + String.join(", ", knownNames()));
+        };
+    }
+
+    private static Policy director(String name, String resource, boolean credit, PolicyContext ctx) {
+        String text = resource(resource);
+        // A precise index keys blocks of the engines' size: follow the pods' --block-size.
+        text = BLOCK_SIZE.matcher(text).replaceAll("$1" + Matcher.quoteReplacement(Integer.toString(ctx.blockSize())));
+        return new DirectorPolicy(name, text, resource, credit, ctx);
+    }
+
+    static String resource(String name) {
+        try (InputStream in = Policies.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException(name + " is missing from the jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package dev.homing.bench.policy;
+
+import dev.homing.core.endpoint.EndpointMetrics;
+import dev.homing.protocol.kvevents.KvCacheEvent;
+import java.util.List;
+
+/**
+ * A routing policy in the lab: it places each request on a pod at its arrival, and may listen to what a router of
+ * its kind can know about the pods: their scraped metrics, their KV-cache events, and its own requests' progress
+ * ({@link Placement}). Policies run on one thread, in virtual time.
+ */
+public interface Policy {
+
+    String name();
+
+    /**
+     * Chooses the pod for a request now.
+     *
+     * @throws PlacementException when the policy refuses the request (no endpoint available)
+     */
+    Placement place(PolicyRequest request) throws PlacementException;
+
+    /** Whether it needs the request's JSON body parsed into {@link PolicyRequest#fields()}. */
+    default boolean readsBodies() {
+        return false;
+    }
+
+    /** Whether it reads the pods' scraped metrics; only then does the cluster scrape. */
+    default boolean readsMetrics() {
+        return false;
+    }
+
+    /** A scrape of pod {@code pod} just completed with these values. */
+    default void scraped(int pod, EndpointMetrics metrics) {
+    }
+
+    /** Whether it consumes KV-cache events; only then do the engines build them (they cost). */
+    default boolean consumesKvEvents() {
+        return false;
+    }
+
+    /** One engine step's KV-cache events from pod {@code pod}, delivered in order after the transport's lag. */
+    default void kvEvents(int pod, List<KvCacheEvent> events) {
+    }
+}

@@ -1,0 +1,16 @@
+package dev.homing.bench.policy;
+
+import dev.homing.bench.workload.Prompt;
+import dev.homing.protocol.openai.RoutingFields;
+
+/**
+ * One request as a policy sees it at its arrival: the routing fields the router parsed from the JSON body it would
+ * receive, and the prompt behind it. Each policy reads what its real counterpart reads: Homing and llm-d the parsed
+ * body (and, for precise routing, the tokens through their token source), SGLang the prompt's text, AIBrix its bytes,
+ * Dynamo its tokens (its frontend tokenizes).
+ *
+ * @param fields the body's routing fields, or null when the policy does not read bodies
+ * @param tokens the token ids the engine will see
+ */
+public record PolicyRequest(String id, RoutingFields fields, Prompt prompt, int[] tokens, int maxTokens) {
+}

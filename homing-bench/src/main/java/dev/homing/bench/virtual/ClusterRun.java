@@ -1,0 +1,319 @@
+package dev.homing.bench.virtual;
+
+import dev.homing.bench.policy.Placement;
+import dev.homing.bench.policy.PlacementException;
+import dev.homing.bench.policy.Policies;
+import dev.homing.bench.policy.Policy;
+import dev.homing.bench.policy.PolicyContext;
+import dev.homing.bench.policy.PolicyRequest;
+import dev.homing.bench.result.LoadSample;
+import dev.homing.bench.result.PolicyRun;
+import dev.homing.bench.result.RequestRecord;
+import dev.homing.bench.workload.Workload;
+import dev.homing.bench.workload.WorkloadRequest;
+import dev.homing.bench.workload.Workloads;
+import dev.homing.core.endpoint.EndpointMetrics;
+import dev.homing.protocol.openai.ApiKind;
+import dev.homing.protocol.openai.RequestFormatException;
+import dev.homing.protocol.openai.RequestParser;
+import dev.homing.protocol.openai.RoutingFields;
+import dev.homing.sim.engine.Engine;
+import dev.homing.sim.engine.EngineConfig;
+import dev.homing.sim.engine.EngineStats;
+import dev.homing.sim.engine.FinishReason;
+import dev.homing.sim.engine.KvEventSink;
+import dev.homing.sim.engine.RequestObserver;
+import dev.homing.sim.engine.SimRequest;
+import dev.homing.sim.engine.Usage;
+import dev.homing.sim.kvevents.KvEventsConfig;
+import dev.homing.sim.kvevents.StepBatcher;
+import dev.homing.sim.virtual.VirtualTimeLoop;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.function.BiConsumer;
+
+/**
+ * One policy's run of one workload on a fresh virtual cluster: the pods are simulated engines on one
+ * {@link VirtualTimeLoop}; the router is the policy, which sees the pods as a router of its kind does (scrapes every
+ * {@code scrapeInterval} of virtual time, KV events after {@code kvEventLag}, its own requests' progress). Every
+ * request is placed at its arrival, submitted to its pod's engine, and recorded when it ends; turns of a conversation
+ * and closed-loop requests are sent when their predecessor or a slot frees. Deterministic for a seed: the engines'
+ * generators derive from it and the pod index, the policy's from it and its name, and nothing reads a wall clock.
+ */
+final class ClusterRun {
+
+    /** vLLM's default chance per token of ending a response that does not ignore EOS (the sim's --eos-probability). */
+    static final double EOS_PROBABILITY = 0.02;
+    private static final long SECOND = 1_000_000_000L;
+    private static final Clock EPOCH = Clock.fixed(Instant.EPOCH, ZoneOffset.UTC);
+
+    private final Workload workload;
+    private final List<WorkloadRequest> requests;
+    private final String policyName;
+    private final long seed;
+    private final long scrapeInterval;
+    private final long kvEventLag;
+    private final String model;
+    private final boolean tokenIdPrompts;
+    private final BiConsumer<String, Double> progress;
+    private final VirtualTimeLoop loop = new VirtualTimeLoop();
+    private final Engine[] engines;
+    private final String[] podNames;
+    private final EngineConfig engineConfig;
+    private final Policy policy;
+    private final RequestRecord[] records;
+    private final List<LoadSample> load = new ArrayList<>();
+    private final int[] successor;
+    private final boolean[] waitsForPredecessor;
+    private final PriorityQueue<Integer> ready = new PriorityQueue<>();
+    private final int reportEvery;
+    private int inFlight;
+    private int finished;
+
+    ClusterRun(Workload workload, EngineConfig engineConfig, String model, int pods, String policyName, long seed,
+               long scrapeIntervalNanos, long kvEventLagNanos, BiConsumer<String, Double> progress) {
+        this.workload = workload;
+        this.requests = workload.requests();
+        this.policyName = policyName;
+        this.seed = seed;
+        this.scrapeInterval = scrapeIntervalNanos;
+        this.kvEventLag = kvEventLagNanos;
+        this.model = model;
+        this.engineConfig = engineConfig;
+        this.tokenIdPrompts = "token_ids".equals(String.valueOf(workload.parameters().get(Workloads.PROMPTS_AS)));
+        this.progress = progress;
+        this.podNames = new String[pods];
+        for (int i = 0; i < pods; i++) {
+            podNames[i] = "pod-" + i;
+        }
+        this.policy = Policies.create(policyName, new PolicyContext(List.of(podNames), loop::now, seed,
+                engineConfig.blockSize()));
+        this.engines = new Engine[pods];
+        for (int i = 0; i < pods; i++) {
+            KvEventSink sink = policy.consumesKvEvents() ? batcher(i) : KvEventSink.NONE;
+            engines[i] = loop.add(new Engine(engineConfig, sink, new SplittableRandom(mix(seed, i))));
+        }
+        int n = requests.size();
+        this.records = new RequestRecord[n];
+        this.successor = new int[n];
+        this.waitsForPredecessor = new boolean[n];
+        this.reportEvery = Math.max(1, n / 100);
+        linkConversations();
+    }
+
+    /** Runs the whole workload; returns every request's record in workload order, and the pods' load each second. */
+    PolicyRun run() {
+        long wallStart = System.nanoTime();
+        if (policy.readsMetrics()) {
+            loop.schedule(0, this::scrape);
+        }
+        loop.schedule(0, this::sampleLoad);
+        if (workload.closedLoop()) {
+            for (int i = 0; i < requests.size(); i++) {
+                if (!waitsForPredecessor[i]) {
+                    ready.add(i);
+                }
+            }
+            loop.schedule(0, this::fill);
+        } else {
+            for (int i = 0; i < requests.size(); i++) {
+                if (!waitsForPredecessor[i]) {
+                    int index = i;
+                    loop.schedule(Math.max(0, requests.get(i).arrivalNanos()), () -> send(index));
+                }
+            }
+        }
+        loop.runUntilIdle();
+        if (finished != requests.size()) {
+            throw new IllegalStateException(policyName + ": " + (requests.size() - finished)
+                    + " requests never finished");
+        }
+        progress.accept(policyName, 1.0);
+        return new PolicyRun(policyName, workload.name(), Arrays.asList(records), load, workload.stageQps(),
+                System.nanoTime() - wallStart);
+    }
+
+    private void linkConversations() {
+        Arrays.fill(successor, -1);
+        Map<Long, Integer> byTurn = new HashMap<>();
+        for (int i = 0; i < requests.size(); i++) {
+            WorkloadRequest r = requests.get(i);
+            if (r.conversation() < 0) {
+                continue;
+            }
+            Integer previous = r.turn() > 0 ? byTurn.get(turnKey(r.conversation(), r.turn() - 1)) : null;
+            if (previous != null) {
+                successor[previous] = i;
+                waitsForPredecessor[i] = true;
+            }
+            byTurn.put(turnKey(r.conversation(), r.turn()), i);
+        }
+    }
+
+    private static long turnKey(int conversation, int turn) {
+        return ((long) conversation << 32) | (turn & 0xffff_ffffL);
+    }
+
+    private void fill() {
+        while (inFlight < workload.concurrency() && !ready.isEmpty()) {
+            send(ready.poll());
+        }
+    }
+
+    private void send(int i) {
+        WorkloadRequest r = requests.get(i);
+        long now = loop.now();
+        inFlight++;
+        int[] tokens = r.prompt().tokens();
+        if (tokens == null) {
+            throw new IllegalStateException("request " + r.id() + " has no token ids; virtual time needs them");
+        }
+        RoutingFields fields = null;
+        if (policy.readsBodies()) {
+            try {
+                fields = RequestParser.parse(r.prompt().isChat() ? ApiKind.CHAT_COMPLETIONS : ApiKind.COMPLETIONS,
+                        RequestBodies.of(r, modelOf(r), tokenIdPrompts));
+            } catch (RequestFormatException e) {
+                throw new IllegalStateException("request " + r.id() + " makes a body the router refuses", e);
+            }
+        }
+        Placement placement;
+        try {
+            placement = policy.place(new PolicyRequest(r.id(), fields, r.prompt(), tokens, r.maxTokens()));
+        } catch (PlacementException e) {
+            end(i, new RequestRecord(r.id(), r.stage(), now, null, e.status(), -1, -1, tokens.length, -1, 0));
+            return;
+        }
+        Sent s = new Sent(i, now, placement);
+        SimRequest sim = new SimRequest(r.id(), tokens, r.maxTokens(), r.ignoreEos(), null, 0, null,
+                new ScriptedOutput(outputLength(i, r)));
+        try {
+            engines[placement.pod()].submit(sim, now, s);
+        } catch (IllegalArgumentException e) { // vLLM's 400: too long for the model or the cache
+            placement.finished(now);
+            end(i, new RequestRecord(r.id(), r.stage(), now, podNames[placement.pod()], 400, -1, -1, tokens.length,
+                    -1, 0));
+        }
+    }
+
+    private String modelOf(WorkloadRequest r) {
+        return r.model() != null ? r.model() : model;
+    }
+
+    /** Fixed per request: max_tokens when EOS is ignored, else a geometric draw from the run's seed. */
+    private int outputLength(int i, WorkloadRequest r) {
+        if (r.ignoreEos()) {
+            return r.maxTokens();
+        }
+        SplittableRandom rng = new SplittableRandom(mix(seed ^ 0x5EED_0F0E_05L, i));
+        int n = 1;
+        while (n < r.maxTokens() && rng.nextDouble() >= EOS_PROBABILITY) {
+            n++;
+        }
+        return n;
+    }
+
+    /** Bookkeeping of a request's end; sends what it was holding back, as an action at this instant. */
+    private void end(int i, RequestRecord record) {
+        records[i] = record;
+        inFlight--;
+        finished++;
+        if (finished % reportEvery == 0 && finished < requests.size()) {
+            progress.accept(policyName, (double) finished / requests.size());
+        }
+        int next = successor[i];
+        if (workload.closedLoop()) {
+            if (next >= 0) {
+                ready.add(next);
+            }
+            loop.schedule(loop.now(), this::fill);
+        } else if (next >= 0) {
+            loop.schedule(Math.max(loop.now(), requests.get(next).arrivalNanos()), () -> send(next));
+        }
+    }
+
+    private boolean running() {
+        return finished < requests.size();
+    }
+
+    private void scrape() {
+        long now = loop.now();
+        for (int p = 0; p < engines.length; p++) {
+            EngineStats s = engines[p].stats();
+            policy.scraped(p, new EndpointMetrics(s.waiting(), s.running(), s.kvCacheUsage(),
+                    engineConfig.blockSize(), engineConfig.numGpuBlocks(), Set.of(), Set.of(), -1, now));
+        }
+        if (running()) {
+            loop.schedule(now + scrapeInterval, this::scrape);
+        }
+    }
+
+    private void sampleLoad() {
+        long now = loop.now();
+        for (int p = 0; p < engines.length; p++) {
+            EngineStats s = engines[p].stats();
+            load.add(new LoadSample(now, podNames[p], s.running(), s.waiting(), s.kvCacheUsage()));
+        }
+        if (running()) {
+            loop.schedule(now + SECOND, this::sampleLoad);
+        }
+    }
+
+    /** The engine's KV events, one batch per scheduler step, handed to the policy after the transport's lag. */
+    private KvEventSink batcher(int pod) {
+        return new StepBatcher(KvEventsConfig.zmq(KvEventsConfig.DEFAULT_ENDPOINT), EPOCH, (seq, batch) -> {
+            loop.schedule(loop.now() + kvEventLag, () -> policy.kvEvents(pod, batch.events()));
+            return true;
+        });
+    }
+
+    static long mix(long seed, long salt) {
+        long z = seed + 0x9E37_79B9_7F4A_7C15L * (salt + 1);
+        z = (z ^ (z >>> 30)) * 0xBF58_476D_1CE4_E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D0_49BB_1331_11EBL;
+        return z ^ (z >>> 31);
+    }
+
+    /** One request on its way: what the engine tells it becomes its record. */
+    private final class Sent implements RequestObserver {
+        private final int index;
+        private final long sentNanos;
+        private final Placement placement;
+        private long firstToken = -1;
+
+        Sent(int index, long sentNanos, Placement placement) {
+            this.index = index;
+            this.sentNanos = sentNanos;
+            this.placement = placement;
+        }
+
+        @Override
+        public void onFirstToken(long nanos) {
+            firstToken = nanos;
+            placement.firstToken(nanos);
+        }
+
+        @Override
+        public void onToken(int tokenId, boolean last, long nanos) {
+        }
+
+        @Override
+        public void onFinish(FinishReason reason, Usage usage, long nanos) {
+            placement.finished(nanos);
+            WorkloadRequest r = requests.get(index);
+            int status = reason == FinishReason.ABORT ? 0 : 200;
+            end(index, new RequestRecord(r.id(), r.stage(), sentNanos, podNames[placement.pod()], status,
+                    firstToken < 0 ? -1 : firstToken - sentNanos, nanos - sentNanos, usage.promptTokens(),
+                    usage.cachedTokens(), usage.completionTokens()));
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package dev.homing.bench.virtual;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.homing.bench.policy.Policies;
+import dev.homing.bench.workload.Workload;
+import dev.homing.bench.workload.WorkloadRequest;
+import dev.homing.bench.workload.Workloads;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ScenariosTest {
+
+    @Test
+    void theCatalogHasTheLlmDBenchmarksQuickAndTheSuite() {
+        assertThat(Scenarios.catalog()).extracting(Scenario::name).contains("llm-d-73", "llm-d-37", "quick",
+                "suite-shared-prefix", "suite-multi-turn", "suite-cold-burst", "suite-zipf");
+        assertThat(Scenarios.suite()).extracting(Scenario::workload)
+                .containsExactly("shared-prefix", "multi-turn", "cold-burst", "zipf");
+        for (Scenario s : Scenarios.catalog()) {
+            assertThat(s.scrapeInterval()).isEqualTo(Duration.ofMillis(50));
+            assertThat(s.kvEventLag()).isEqualTo(Duration.ofMillis(5));
+            assertThat(s.policies()).isEqualTo(Policies.names());
+        }
+    }
+
+    @Test
+    void llmD73MakesLlmDsWorkloadWarmUpFirstThenTheLadder() {
+        Scenario s = Scenarios.get("llm-d-73", Map.of());
+        assertThat(s.pods()).isEqualTo(8);
+        assertThat(s.preset()).isEqualTo("qwen3-32b-h100-tp2");
+        Workload w = Workloads.create(s.workload(), s.workloadParameters(), 1);
+        assertThat(w.stageQps()).containsExactly(15.0, 3.0, 10.0, 15.0, 20.0, 22.0, 25.0, 30.0, 35.0, 40.0, 43.0,
+                46.0, 49.0, 52.0, 55.0, 57.0, 60.0);
+        long afterWarmUp = w.requests().stream().filter(r -> r.stage() > 0).count();
+        assertThat(afterWarmUp).isBetween(16_334L - 400, 16_334L + 400); // Poisson around llm-d's 16,334
+        WorkloadRequest first = w.requests().get(0);
+        assertThat(first.prompt().tokens()).hasSize(7_200);
+        assertThat(first.maxTokens()).isEqualTo(1_000);
+        assertThat(first.ignoreEos()).isTrue();
+        assertThat(w.requests().stream().mapToInt(WorkloadRequest::group).distinct().count()).isEqualTo(150);
+    }
+
+    @Test
+    void overridesChangeTheScenarioOrTheWorkload() {
+        Scenario s = Scenarios.get("llm-d-73", Map.of("pods", "4", "policies", "homing, dynamo",
+                "scrape_interval", "100ms", "kv_event_lag", "1ms", "output_len", "250"));
+        assertThat(s.pods()).isEqualTo(4);
+        assertThat(s.policies()).containsExactly("homing", "dynamo");
+        assertThat(s.scrapeInterval()).isEqualTo(Duration.ofMillis(100));
+        assertThat(s.kvEventLag()).isEqualTo(Duration.ofMillis(1));
+        assertThat(s.workloadParameters()).containsEntry("output_len", "250").containsEntry("num_groups", "150");
+    }
+
+    @Test
+    void badNamesAndValuesAreRefusedNamingThem() {
+        assertThatThrownBy(() -> Scenarios.get("nope", Map.of())).hasMessageContaining("nope")
+                .hasMessageContaining("llm-d-73");
+        assertThatThrownBy(() -> Scenarios.get("quick", Map.of("policies", "homing,magic")))
+                .hasMessageContaining("magic");
+        assertThatThrownBy(() -> Scenarios.get("quick", Map.of("pods", "0"))).hasMessageContaining("pods");
+        assertThatThrownBy(() -> Scenarios.get("quick", Map.of("scrape_interval", "soon")))
+                .hasMessageContaining("scrape_interval");
+    }
+
+    @Test
+    void everySuiteScenarioMakesItsWorkload() {
+        for (Scenario s : Scenarios.suite()) {
+            assertThat(Workloads.create(s.workload(), s.workloadParameters(), 1).requests()).as(s.name())
+                    .isNotEmpty();
+        }
+    }
+}
