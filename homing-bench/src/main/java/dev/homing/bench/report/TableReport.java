@@ -1,0 +1,104 @@
+package dev.homing.bench.report;
+
+import dev.homing.bench.result.BenchReport;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The terminal report: per workload, one row per policy with the numbers a run is judged by, the best of each column
+ * marked with {@code *}; then the QPS ladder, stage by stage, for TTFT p90 and output throughput.
+ */
+public final class TableReport {
+
+    /** The columns of the per-policy table, in order. */
+    static final List<Metric> COLUMNS = List.of(Metric.REQUESTS, Metric.TTFT_P50, Metric.TTFT_P90, Metric.TTFT_P99,
+            Metric.ITL_MEAN, Metric.OUTPUT_TPS, Metric.HIT_RATE, Metric.HIT_VS_BOUND, Metric.ERRORS);
+
+    /** The metrics shown stage by stage. */
+    static final List<Metric> STAGE_METRICS = List.of(Metric.TTFT_P90, Metric.OUTPUT_TPS);
+
+    private TableReport() {
+    }
+
+    public static String render(BenchReport report) {
+        StringBuilder out = new StringBuilder();
+        out.append("Scenario ").append(report.scenario()).append(" (").append(report.mode()).append(", seed ")
+                .append(report.seed()).append(")\n");
+        for (WorkloadResults w : WorkloadResults.of(report)) {
+            out.append('\n').append("Workload ").append(w.workload()).append(": hit-rate bound ")
+                    .append(Metric.HIT_RATE.format(w.hitRateBound())).append('\n');
+            out.append(policyTable(w));
+            if (w.stageIndexes().size() > 1) {
+                for (Metric m : STAGE_METRICS) {
+                    out.append('\n').append(m.label()).append(" by stage\n").append(stageTable(w, m));
+                }
+            }
+        }
+        if (report.runs().isEmpty()) {
+            out.append("\n(no runs)\n");
+        } else {
+            out.append("\n* best in its column (or row, by stage)\n");
+        }
+        return out.toString();
+    }
+
+    private static String policyTable(WorkloadResults w) {
+        List<String> header = new ArrayList<>();
+        header.add("policy");
+        // marked columns end in a mark column: pad their headers so they line up over the digits
+        COLUMNS.forEach(m -> header.add(m.label() + (m.better() == Metric.Better.NONE ? "" : " ")));
+        String[][] cells = new String[w.runs().size()][COLUMNS.size()];
+        for (int c = 0; c < COLUMNS.size(); c++) {
+            Metric m = COLUMNS.get(c);
+            double[] values = w.runs().stream().mapToDouble(r -> m.value(r.total(), w.hitRateBound())).toArray();
+            boolean[] best = m.best(values);
+            for (int r = 0; r < values.length; r++) {
+                cells[r][c] = marked(m.format(values[r]), best[r], m);
+            }
+        }
+        TextTable table = new TextTable(header);
+        for (int r = 0; r < cells.length; r++) {
+            List<String> row = new ArrayList<>();
+            row.add(w.runs().get(r).policy());
+            row.addAll(List.of(cells[r]));
+            table.row(row);
+        }
+        return table.render();
+    }
+
+    private static String stageTable(WorkloadResults w, Metric m) {
+        List<String> header = new ArrayList<>(List.of("stage", w.openLoop() ? "QPS" : "QPS (closed)"));
+        w.runs().forEach(r -> header.add(r.policy() + " "));
+        TextTable table = new TextTable(header);
+        for (int stage : w.stageIndexes()) {
+            double qps = Double.NaN;
+            double[] values = new double[w.runs().size()];
+            for (int r = 0; r < values.length; r++) {
+                StageSummary s = stage(w.runs().get(r), stage);
+                values[r] = s == null ? Double.NaN : m.value(s.summary(), w.hitRateBound());
+                if (s != null && s.offeredQps() > 0) {
+                    qps = s.offeredQps();
+                }
+            }
+            boolean[] best = m.best(values);
+            List<String> row = new ArrayList<>();
+            row.add(Integer.toString(stage));
+            row.add(Double.isNaN(qps) ? "-" : String.format(Locale.ROOT, "%.2f", qps));
+            for (int r = 0; r < values.length; r++) {
+                row.add(marked(m.format(values[r]), best[r], m));
+            }
+            table.row(row);
+        }
+        return table.render();
+    }
+
+    static StageSummary stage(RunSummary run, int stage) {
+        return run.stages().stream().filter(s -> s.stage() == stage).findFirst().orElse(null);
+    }
+
+    /** A trailing mark column keeps the digits of marked and unmarked cells aligned. */
+    private static String marked(String value, boolean best, Metric m) {
+        return m.better() == Metric.Better.NONE ? value : value + (best ? "*" : " ");
+    }
+}

@@ -1,0 +1,57 @@
+package dev.homing.bench.report;
+
+import dev.homing.bench.result.BenchReport;
+import dev.homing.bench.result.PolicyRun;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One workload's runs, one per policy in the order the bench ran them, with the hit rate no router can beat on it:
+ * the unit every table and chart of a report is drawn for.
+ *
+ * @param hitRateBound NaN when the report has none for this workload
+ */
+public record WorkloadResults(String workload, double hitRateBound, List<RunSummary> runs) {
+
+    public WorkloadResults {
+        runs = List.copyOf(runs);
+    }
+
+    /** The report's workloads in the order they first appear. */
+    public static List<WorkloadResults> of(BenchReport report) {
+        Map<String, List<RunSummary>> byWorkload = new LinkedHashMap<>();
+        for (PolicyRun run : report.runs()) {
+            byWorkload.computeIfAbsent(run.workload(), k -> new ArrayList<>()).add(RunSummary.of(run));
+        }
+        List<WorkloadResults> out = new ArrayList<>();
+        byWorkload.forEach((name, runs) -> {
+            Double bound = report.hitRateBounds().get(name);
+            out.add(new WorkloadResults(name, bound == null ? Double.NaN : bound, runs));
+        });
+        return out;
+    }
+
+    /**
+     * Whether every stage offered a rate. Closed-loop stages offer none (0), so their against-load plots use the rate
+     * they achieved instead: still the x a capacity curve is read on.
+     */
+    public boolean openLoop() {
+        return runs.stream().flatMap(r -> r.stages().stream()).allMatch(s -> s.offeredQps() > 0);
+    }
+
+    /** The x of a stage in the against-load plots and tables. */
+    public double load(StageSummary stage) {
+        return openLoop() ? stage.offeredQps() : stage.summary().requestsPerSecond();
+    }
+
+    public String loadLabel() {
+        return openLoop() ? "offered QPS" : "achieved requests/s (closed loop)";
+    }
+
+    /** Every stage index any run has, ascending. */
+    public List<Integer> stageIndexes() {
+        return runs.stream().flatMap(r -> r.stages().stream()).map(StageSummary::stage).distinct().sorted().toList();
+    }
+}

@@ -1,0 +1,87 @@
+package dev.homing.bench.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.homing.bench.result.BenchReport;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TableReportTest {
+
+    private static final List<String> POLICIES = List.of("homing", "round-robin", "random");
+
+    @Test
+    void onePolicyRowPerRunWithTheBestOfEachColumnMarked() {
+        String out = TableReport.render(SampleReports.report("shared-prefix", POLICIES, false));
+        List<String> lines = out.lines().toList();
+        int header = indexOf(lines, "policy ");
+        List<String> columns = cells(lines.get(header));
+        assertThat(columns).containsExactly("policy", "requests", "TTFT p50 (s)", "TTFT p90 (s)", "TTFT p99 (s)",
+                "ITL mean (ms)", "output tok/s", "hit rate", "hit rate / bound", "errors");
+        List<String> homing = cells(lines.get(header + 1));
+        List<String> random = cells(lines.get(header + 3));
+        assertThat(homing.getFirst()).isEqualTo("homing");
+        assertThat(random.getFirst()).isEqualTo("random");
+        // homing is fastest, caches most, fails least: every directional column marks it and not the others
+        for (int c = 2; c < columns.size(); c++) {
+            assertThat(homing.get(c)).as(columns.get(c)).endsWith("*");
+            assertThat(random.get(c)).as(columns.get(c)).doesNotEndWith("*");
+        }
+        assertThat(homing.get(1)).isEqualTo("60");
+        assertThat(homing.get(columns.indexOf("hit rate"))).isEqualTo("70.0%*");
+        assertThat(homing.get(columns.indexOf("hit rate / bound"))).isEqualTo("0.87*");
+        assertThat(random.get(columns.indexOf("errors"))).isEqualTo("3");
+    }
+
+    @Test
+    void columnsLineUp() {
+        String out = TableReport.render(SampleReports.report("shared-prefix", POLICIES, false));
+        List<String> lines = out.lines().toList();
+        int header = indexOf(lines, "policy ");
+        int end = lines.get(header).indexOf("TTFT p90 (s)") + "TTFT p90 (s)".length();
+        for (int r = 1; r <= POLICIES.size(); r++) {
+            // a marked and an unmarked cell end in the same place: the mark has a column of its own
+            assertThat(lines.get(header + r).charAt(end)).as(lines.get(header + r)).isIn('*', ' ');
+            assertThat(lines.get(header + r).charAt(end - 1)).isBetween('0', '9');
+        }
+    }
+
+    @Test
+    void theQpsLadderIsTabledStageByStage() {
+        String out = TableReport.render(SampleReports.report("shared-prefix", POLICIES, false));
+        List<String> lines = out.lines().toList();
+        int p90 = indexOf(lines, "TTFT p90 (s) by stage");
+        assertThat(cells(lines.get(p90 + 1))).containsExactly("stage", "QPS", "homing", "round-robin", "random");
+        for (int stage = 0; stage < SampleReports.LADDER.size(); stage++) {
+            List<String> row = cells(lines.get(p90 + 2 + stage));
+            assertThat(row.get(0)).isEqualTo(Integer.toString(stage));
+            assertThat(Double.parseDouble(row.get(1))).isEqualTo(SampleReports.LADDER.get(stage));
+            assertThat(row.get(2)).endsWith("*");
+        }
+        assertThat(out).contains("output tok/s by stage");
+    }
+
+    @Test
+    void unknownBoundAndEmptyReportPrintDashesNotNaN() {
+        BenchReport report = SampleReports.report("w", POLICIES, true);
+        String out = TableReport.render(report);
+        assertThat(out).contains("Workload closed-loop: hit-rate bound -").doesNotContain("NaN");
+        BenchReport empty = new BenchReport("none", "virtual", 1, List.of(), Map.of(), Map.of(), "x");
+        assertThat(TableReport.render(empty)).contains("(no runs)");
+    }
+
+    private static int indexOf(List<String> lines, String prefix) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).startsWith(prefix)) {
+                return i;
+            }
+        }
+        throw new AssertionError("no line starts with '" + prefix + "' in\n" + String.join("\n", lines));
+    }
+
+    private static List<String> cells(String line) {
+        return Arrays.stream(line.trim().split(" {2,}")).map(String::trim).toList();
+    }
+}
