@@ -276,6 +276,11 @@ final class BenchCommand implements Callable<Integer> {
         for (PolicySpec p : Policies.catalog()) {
             entry(b, p.name(), p.description(), width);
         }
+        for (PolicySpec p : Policies.extras()) {
+            entry(b, p.name(), "(named only) " + p.description(), width);
+        }
+        entry(b, "LABEL=FILE", "your own EndpointPickerConfig, run as 'homing serve --config FILE' runs it and "
+                + "reported as LABEL: try weights on a workload or trace before deploying them", width);
         b.append('\n');
         wrap(b, "", 0, "Workloads (--workload NAME), each with its parameters (--param KEY=VALUE):", width);
         for (WorkloadSpec w : Workloads.catalog()) {

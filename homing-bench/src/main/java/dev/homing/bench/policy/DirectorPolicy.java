@@ -60,7 +60,7 @@ final class DirectorPolicy implements Policy {
             resolved = new ConfigResolver(PluginRegistry.builtIn()).resolve(ConfigParser.parse(configText, source),
                     plugins);
         } catch (ConfigException e) {
-            throw new IllegalStateException("policy " + name + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException("policy " + name + ": " + e.getMessage(), e);
         }
         this.precise = resolved.pluginsOf(PrecisePrefixCacheProducer.class);
         this.director = new Director(pool, resolved.policy(), ctx.ticker());
@@ -120,6 +120,11 @@ final class DirectorPolicy implements Policy {
 
     /** The dispatch stays open while the request runs; closing it releases the lease once. */
     private record Held(int pod, Dispatch dispatch) implements Placement {
+        @Override
+        public void firstToken(long nanos) {
+            dispatch.firstToken();
+        }
+
         @Override
         public void finished(long nanos) {
             dispatch.complete(Outcome.of(Outcome.Cause.NATURAL, 200));

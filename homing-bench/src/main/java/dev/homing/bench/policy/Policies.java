@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.regex.Matcher;
@@ -80,9 +82,14 @@ public final class Policies {
     /**
      * A fresh policy for one run.
      *
-     * @throws IllegalArgumentException for an unknown name
+     * @param name a policy's name, or {@code LABEL=FILE} for an {@code EndpointPickerConfig} file
+     * @throws IllegalArgumentException for an unknown name, an unreadable file or an invalid config
      */
     public static Policy create(String name, PolicyContext ctx) {
+        int eq = name.indexOf('=');
+        if (eq >= 0) {
+            return fromFile(name.substring(0, eq), name.substring(eq + 1), ctx);
+        }
         int pods = ctx.podCount();
         return switch (name) {
             case ROUND_ROBIN -> new RoundRobinPolicy(pods);
@@ -106,6 +113,28 @@ public final class Policies {
         // A precise index keys blocks of the engines' size: follow the pods' --block-size.
         text = BLOCK_SIZE.matcher(text).replaceAll("$1" + Matcher.quoteReplacement(Integer.toString(ctx.blockSize())));
         return new DirectorPolicy(name, text, resource, credit, ctx);
+    }
+
+    /**
+     * {@code LABEL=FILE}: the user's own {@code EndpointPickerConfig}, run as {@code homing serve --config FILE}
+     * would run it (load credited at the pick), reported as LABEL. This is how weights are tried before deploying.
+     */
+    private static Policy fromFile(String label, String file, PolicyContext ctx) {
+        if (label.isBlank() || file.isBlank()) {
+            throw new IllegalArgumentException("expected a policy as NAME or LABEL=CONFIG_FILE, got '" + label + "="
+                    + file + "'");
+        }
+        if (knownNames().contains(label)) {
+            throw new IllegalArgumentException("policy label '" + label + "' is taken by a built-in policy; "
+                    + "choose another");
+        }
+        String text;
+        try {
+            text = Files.readString(Path.of(file));
+        } catch (IOException e) {
+            throw new IllegalArgumentException("policy " + label + ": cannot read config " + file + ": " + e);
+        }
+        return new DirectorPolicy(label, text, file, true, ctx);
     }
 
     static String resource(String name) {

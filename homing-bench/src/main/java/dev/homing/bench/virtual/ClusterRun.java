@@ -83,7 +83,6 @@ final class ClusterRun {
                long scrapeIntervalNanos, long kvEventLagNanos, BiConsumer<String, Double> progress) {
         this.workload = workload;
         this.requests = workload.requests();
-        this.policyName = policyName;
         this.seed = seed;
         this.scrapeInterval = scrapeIntervalNanos;
         this.kvEventLag = kvEventLagNanos;
@@ -97,6 +96,7 @@ final class ClusterRun {
         }
         this.policy = Policies.create(policyName, new PolicyContext(List.of(podNames), loop::now, seed,
                 engineConfig.blockSize()));
+        this.policyName = policy.name();
         this.engines = new Engine[pods];
         for (int i = 0; i < pods; i++) {
             KvEventSink sink = policy.consumesKvEvents() ? batcher(i) : KvEventSink.NONE;

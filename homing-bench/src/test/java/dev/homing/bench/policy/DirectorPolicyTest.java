@@ -1,6 +1,7 @@
 package dev.homing.bench.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.homing.bench.workload.Prompt;
 import dev.homing.protocol.kvevents.BlockStored;
@@ -8,9 +9,12 @@ import dev.homing.protocol.kvevents.EventBlockHash;
 import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.RequestParser;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class DirectorPolicyTest {
 
@@ -96,5 +100,59 @@ class DirectorPolicyTest {
             assertThat(p.consumesKvEvents()).as(name).isEqualTo(precise);
             assertThat(p.name()).isEqualTo(name);
         }
+    }
+
+    @Test
+    void thePendingPrefillAPickCreditsEndsAtTheFirstToken() throws Exception {
+        DirectorPolicy homing = (DirectorPolicy) Policies.create(Policies.HOMING, context());
+        PolicyRequest r = request("a", tokens(1, 64));
+        Placement p = homing.place(r);
+        String pod = PODS.get(p.pod());
+        // The approximate default does not tokenize: llm-d's length estimate stands in for the prompt.
+        assertThat(homing.pool().load(pod).pendingPrefillTokens()).isPositive()
+                .isEqualTo(r.fields().estimatedPromptTokens());
+        p.firstToken(5);
+        assertThat(homing.pool().load(pod).pendingPrefillTokens()).isZero();
+        assertThat(homing.pool().load(pod).inFlightRequests()).isEqualTo(1);
+        p.finished(10);
+        assertThat(homing.pool().load(pod).inFlightRequests()).isZero();
+    }
+
+    @Test
+    void aUsersConfigFileRunsUnderItsLabel(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("mine.yaml");
+        Files.writeString(file, """
+                apiVersion: llm-d.ai/v1alpha1
+                kind: EndpointPickerConfig
+                plugins:
+                - type: queue-scorer
+                schedulingProfiles:
+                - name: default
+                  plugins:
+                  - pluginRef: queue-scorer
+                """);
+        Policy mine = Policies.create("mine=" + file, context());
+        assertThat(mine.name()).isEqualTo("mine");
+        assertThat(((DirectorPolicy) mine).pool().snapshot().endpoints()).hasSize(3)
+                .allSatisfy(e -> assertThat(e.creditUnreflected()).isTrue());
+    }
+
+    @Test
+    void aBadPolicyFileIsAClearArgumentError(@TempDir Path dir) throws Exception {
+        Path broken = dir.resolve("broken.yaml");
+        Files.writeString(broken, """
+                apiVersion: llm-d.ai/v1alpha1
+                kind: EndpointPickerConfig
+                plugins:
+                - type: no-such-scorer
+                """);
+        assertThatThrownBy(() -> Policies.create("x=" + dir.resolve("absent.yaml"), context()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("absent.yaml");
+        assertThatThrownBy(() -> Policies.create(Policies.LLM_D + "=" + broken, context()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("taken by a built-in");
+        assertThatThrownBy(() -> Policies.create("x=" + broken, context()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no-such-scorer");
+        assertThatThrownBy(() -> Policies.create("=" + broken, context()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("LABEL=CONFIG_FILE");
     }
 }

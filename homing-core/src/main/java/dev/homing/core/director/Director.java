@@ -147,9 +147,8 @@ public final class Director {
     /** Credits the tokens the request will add: prompt tokens the endpoint does not already hold, plus output. */
     private static Lease lease(Cycle cycle, EndpointState target) {
         InferenceRequest r = cycle.request();
-        long prompt = r.estimatedPromptTokens();
-        PrefixMatch match = cycle.get(PrefixMatch.KEY);
-        long cached = match == null ? 0 : Math.min(prompt, (long) match.matched(target) * match.blockSizeTokens());
+        long prompt = cycle.promptTokens();
+        long cached = PrefixMatch.cachedTokens(cycle, target, prompt);
         int maxTokens = r.fields().maxTokens();
         // llm-d's token estimator: without max_tokens, expect output of 1.5x the prompt.
         long output = maxTokens > 0 ? maxTokens : Math.round(prompt * 1.5);

@@ -61,6 +61,16 @@ public final class Dispatch implements AutoCloseable {
         }
     }
 
+    /**
+     * The first bytes of a successful response arrived: the target has prefilled the prompt. Call once the
+     * response starts; calling again, or never (closing implies it), is harmless.
+     */
+    public void firstToken() {
+        for (Lease l : leases) {
+            l.prefillDone();
+        }
+    }
+
     /** Records how the request ended; the first call wins. */
     public void complete(Outcome how) {
         if (outcome == null) {

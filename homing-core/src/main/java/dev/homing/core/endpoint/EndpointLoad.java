@@ -28,6 +28,7 @@ public final class EndpointLoad {
     private final AtomicLong inFlightTokens = new AtomicLong();
     private final AtomicInteger unreflectedRequests = new AtomicInteger();
     private final AtomicLong unreflectedPromptTokens = new AtomicLong();
+    private final AtomicLong pendingPrefillTokens = new AtomicLong();
     private final ConcurrentSkipListMap<Long, Lease> unreflected = new ConcurrentSkipListMap<>();
     private final AtomicLong reflectedUpTo = new AtomicLong();
     private final String name;
@@ -68,6 +69,7 @@ public final class EndpointLoad {
         inFlightTokens.addAndGet(lease.totalTokens);
         unreflectedRequests.incrementAndGet();
         unreflectedPromptTokens.addAndGet(lease.promptTokens);
+        pendingPrefillTokens.addAndGet(lease.promptTokens);
         unreflected.put(lease.sequence, lease);
         return lease;
     }
@@ -75,8 +77,15 @@ public final class EndpointLoad {
     void release(Lease lease) {
         inFlightRequests.decrementAndGet();
         inFlightTokens.addAndGet(-lease.totalTokens);
+        prefillDone(lease);
         unreflect(lease);
         listener.released(name, lease.totalTokens);
+    }
+
+    void prefillDone(Lease lease) {
+        if (lease.markPrefilled()) {
+            pendingPrefillTokens.addAndGet(-lease.promptTokens);
+        }
     }
 
     private void unreflect(Lease lease) {
@@ -138,5 +147,14 @@ public final class EndpointLoad {
 
     public long unreflectedPromptTokens() {
         return unreflectedPromptTokens.get();
+    }
+
+    /**
+     * Prompt tokens of this router's requests that the endpoint has still to prefill: each request's uncached
+     * estimate, from the pick until its first output token (or its end). Unlike scraped queue depth, it weighs a
+     * queued 8k-token prompt as what it costs, and it is never stale.
+     */
+    public long pendingPrefillTokens() {
+        return pendingPrefillTokens.get();
     }
 }

@@ -47,6 +47,11 @@ public record EndpointState(Endpoint endpoint, int index, EndpointMetrics metric
         return load.inFlightTokens() + load.remoteInFlightTokens();
     }
 
+    /** Prompt tokens this router sent that the endpoint has not finished prefilling. */
+    public long pendingPrefillTokens() {
+        return load.pendingPrefillTokens();
+    }
+
     private static double clamp01(double v) {
         return v < 0 ? 0 : Math.min(1, v);
     }

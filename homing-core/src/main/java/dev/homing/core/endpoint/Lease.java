@@ -14,6 +14,7 @@ public final class Lease implements AutoCloseable {
     final long totalTokens;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicBoolean reflected = new AtomicBoolean();
+    private final AtomicBoolean prefilled = new AtomicBoolean();
 
     Lease(EndpointLoad load, long sequence, long promptTokens, long totalTokens) {
         this.load = load;
@@ -25,6 +26,19 @@ public final class Lease implements AutoCloseable {
     /** Marks the request as visible in the endpoint's own metrics; true the first time. */
     boolean markReflected() {
         return reflected.compareAndSet(false, true);
+    }
+
+    /** Marks the prompt as prefilled; true the first time. */
+    boolean markPrefilled() {
+        return prefilled.compareAndSet(false, true);
+    }
+
+    /**
+     * The endpoint produced the request's first output token: its prompt is no longer waiting to be prefilled.
+     * Idempotent; closing the lease implies it.
+     */
+    public void prefillDone() {
+        load.prefillDone(this);
     }
 
     public boolean isClosed() {

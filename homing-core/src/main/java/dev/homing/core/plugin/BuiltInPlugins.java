@@ -38,6 +38,7 @@ import dev.homing.core.plugins.scorer.LatencyScorer;
 import dev.homing.core.plugins.scorer.LoadAwareScorer;
 import dev.homing.core.plugins.scorer.LoraAffinityScorer;
 import dev.homing.core.plugins.scorer.NoHitLruScorer;
+import dev.homing.core.plugins.scorer.PrefillLoadScorer;
 import dev.homing.core.plugins.scorer.QueueScorer;
 import dev.homing.core.plugins.scorer.RunningRequestsSizeScorer;
 import dev.homing.core.plugins.scorer.SessionAffinityScorer;
@@ -87,6 +88,7 @@ final class BuiltInPlugins {
             return new TokenLoadScorer(name,
                     p.longValue("queueThresholdTokens", TokenLoadScorer.DEFAULT_QUEUE_THRESHOLD_TOKENS));
         });
+        r.register(PrefillLoadScorer.TYPE, (name, p, ctx) -> new PrefillLoadScorer(name));
         r.register(SessionAffinityScorer.TYPE, (name, p, ctx) -> new SessionAffinityScorer(name));
         r.register(LoraAffinityScorer.TYPE, (name, p, ctx) -> new LoraAffinityScorer(name));
         r.register(ContextLengthAware.TYPE, (name, p, ctx) -> new ContextLengthAware(name,

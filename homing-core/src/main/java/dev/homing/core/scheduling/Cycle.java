@@ -2,6 +2,7 @@ package dev.homing.core.scheduling;
 
 import dev.homing.core.endpoint.EndpointSnapshot;
 import dev.homing.core.request.InferenceRequest;
+import dev.homing.core.request.PromptTokens;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -49,6 +50,12 @@ public final class Cycle {
 
     public InferenceRequest request() {
         return request;
+    }
+
+    /** The prompt's length in tokens: exact when a token producer put the ids in this cycle, else the estimate. */
+    public long promptTokens() {
+        PromptTokens t = get(PromptTokens.KEY);
+        return t != null ? t.length() : Math.max(0, request().estimatedPromptTokens());
     }
 
     public EndpointSnapshot snapshot() {

@@ -20,6 +20,12 @@ public record PrefixMatch(int[] matchedBlocks, int totalBlocks, int blockSizeTok
         return i < matchedBlocks.length ? matchedBlocks[i] : 0;
     }
 
+    /** Tokens of a prompt of {@code promptTokens} that the endpoint holds; 0 without a match in the cycle. */
+    public static long cachedTokens(Cycle cycle, EndpointState endpoint, long promptTokens) {
+        PrefixMatch match = cycle.get(KEY);
+        return match == null ? 0 : Math.min(promptTokens, (long) match.matched(endpoint) * match.blockSizeTokens);
+    }
+
     /** Share of the prompt held, 0..1; 0 when the prompt has no blocks. */
     public double ratio(EndpointState endpoint) {
         return totalBlocks == 0 ? 0 : Math.min(1.0, (double) matched(endpoint) / totalBlocks);

@@ -151,6 +151,22 @@ class DirectorTest {
     }
 
     @Test
+    void theTargetsPendingPrefillIsTheUncachedPromptUntilTheFirstToken() throws Exception {
+        EndpointPool pool = warmedPool(1);
+        Director director = director(pool);
+        try (Dispatch cold = director.dispatch(Requests.tokens(320))) {
+            assertThat(pool.load("pod-0").pendingPrefillTokens()).isEqualTo(320);
+            cold.firstToken();
+            assertThat(pool.load("pod-0").pendingPrefillTokens()).isZero();
+        }
+        // The router wrote the prompt's 20 blocks at the pick: only the last block's worth is not held.
+        try (Dispatch warm = director.dispatch(Requests.tokens(320))) {
+            assertThat(pool.load("pod-0").pendingPrefillTokens()).isBetween(0L, 16L);
+        }
+        assertThat(pool.load("pod-0").pendingPrefillTokens()).isZero();
+    }
+
+    @Test
     void explainingChangesNothing() throws Exception {
         EndpointPool pool = warmedPool(3);
         Director director = director(pool);

@@ -27,6 +27,23 @@ class EndpointLoadTest {
     }
 
     @Test
+    void pendingPrefillLastsUntilTheFirstTokenOrTheEnd() {
+        Lease answered = load.acquire(100, 150);
+        Lease failed = load.acquire(10, 30);
+        assertThat(load.pendingPrefillTokens()).isEqualTo(110);
+        answered.prefillDone();
+        answered.prefillDone();
+        assertThat(load.pendingPrefillTokens()).isEqualTo(10);
+        assertThat(load.inFlightTokens()).isEqualTo(180); // prefilled, still decoding
+        answered.close();
+        assertThat(load.pendingPrefillTokens()).isEqualTo(10);
+        failed.close(); // ended before any token: its prefill will never come
+        failed.prefillDone();
+        assertThat(load.pendingPrefillTokens()).isZero();
+        assertThat(load.inFlightTokens()).isZero();
+    }
+
+    @Test
     void aScrapeReflectsOnlyWhatWasSentBeforeItBegan() {
         Lease before = load.acquire(100, 100);
         long mark = load.scrapeStarted();

@@ -88,6 +88,7 @@ public final class AdminHandlers {
             load.put("inFlightRequests", e.inFlightRequests());
             load.put("inFlightTokens", e.inFlightTokens());
             load.put("unreflectedRequests", e.load().unreflectedRequests());
+            load.put("pendingPrefillTokens", e.pendingPrefillTokens());
             load.put("effectiveWaitingQueueSize", e.waitingQueueSize());
             load.put("effectiveKvCacheUsage", e.kvCacheUsage());
             EndpointStatus s = catalog.status(e.name());

@@ -152,6 +152,11 @@ public final class RouterMetrics implements KvEventsObserver {
                 .labelNames("pod")
                 .callback(cb -> pool.snapshot().endpoints().forEach(e -> cb.call(e.load().inFlightTokens(), e.name())))
                 .register(registry);
+        GaugeWithCallback.builder().name("homing_endpoint_pending_prefill_tokens")
+                .help("Uncached prompt tokens of this router's requests that an endpoint has not answered yet.")
+                .labelNames("pod")
+                .callback(cb -> pool.snapshot().endpoints().forEach(e -> cb.call(e.pendingPrefillTokens(), e.name())))
+                .register(registry);
         GaugeWithCallback.builder().name("inference_extension_prefix_indexer_size")
                 .help("Size of the prefix indexer: (endpoint, block) entries.")
                 .callback(cb -> cb.call(prefixProducers.get().stream().mapToLong(p -> p.index().size()).sum()))

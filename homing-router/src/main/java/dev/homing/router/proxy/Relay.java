@@ -79,8 +79,12 @@ final class Relay {
                 if (n < 0) {
                     break;
                 }
-                if (first && sse) {
-                    firstChunk.run();
+                if (first) {
+                    // The pod answers once its prefill is over (or it gave up): its pending prefill shrinks now.
+                    dispatch.firstToken();
+                    if (sse) {
+                        firstChunk.run();
+                    }
                     first = false;
                 }
                 usage.accept(buf, 0, n);

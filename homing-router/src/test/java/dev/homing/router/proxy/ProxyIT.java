@@ -38,6 +38,7 @@ class ProxyIT {
     @AfterEach
     void nothingLeftInFlight() {
         await().atMost(Duration.ofSeconds(10)).until(() -> cluster.routerInFlight() == 0);
+        assertThat(cluster.routerPendingPrefill()).isZero();
     }
 
     @Test
@@ -96,6 +97,8 @@ class ProxyIT {
         try (InputStream in = res.body()) {
             assertThat(in.read(new byte[64])).isPositive();
             assertThat(cluster.routerInFlight()).isEqualTo(1);
+            // The first chunk passed the router: the pod's prefill is over while the request still decodes.
+            assertThat(cluster.routerPendingPrefill()).isZero();
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> cluster.routerInFlight() == 0);
         await().atMost(Duration.ofSeconds(10)).until(() -> cluster.http().metrics(cluster.podUrl(index, "/metrics"))
