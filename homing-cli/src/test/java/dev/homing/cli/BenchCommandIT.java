@@ -28,7 +28,7 @@ class BenchCommandIT {
     @Test
     void quickScenarioPrintsEveryPolicyWritesBothFilesAndReproducesItself() throws Exception {
         Path out = dir.resolve("first");
-        BenchCommandTest.Run r = BenchCommandTest.run("bench", "--virtual", "--scenario", "quick", "--out",
+        CliRun r = CliRun.of("bench", "--virtual", "--scenario", "quick", "--out",
                 out.toString());
         System.out.println(r.out());
         assertThat(r.exit()).as(r.err()).isZero();
@@ -52,7 +52,7 @@ class BenchCommandIT {
         List<String> again = new ArrayList<>(Arrays.asList(command.split(" ")).subList(1, command.split(" ").length));
         Path second = dir.resolve("second");
         again.addAll(List.of("--out", second.toString(), "--no-html"));
-        BenchCommandTest.Run r2 = BenchCommandTest.run(again.toArray(String[]::new));
+        CliRun r2 = CliRun.of(again.toArray(String[]::new));
         assertThat(r2.exit()).as(r2.err()).isZero();
         // everything but the wall-clock time the runs took
         JsonNode replay = JSON.readTree(second.resolve("report.json").toFile());
@@ -65,7 +65,7 @@ class BenchCommandIT {
 
     @Test
     void anotherWorkloadOnTheScenarioFleetTakesItsOwnParameters() throws Exception {
-        BenchCommandTest.Run r = BenchCommandTest.run("bench", "--scenario", "quick", "--workload", "cold-burst",
+        CliRun r = CliRun.of("bench", "--scenario", "quick", "--workload", "cold-burst",
                 "--param", "num_requests=24", "--param", "pods=2", "--policies", "homing,round-robin", "--seed", "3",
                 "--no-html", "--out", dir.toString());
         assertThat(r.exit()).as(r.err()).isZero();
@@ -88,7 +88,7 @@ class BenchCommandIT {
         LocalCluster.Options options = new LocalCluster.Options(2, "Qwen/Qwen2.5-0.5B-Instruct",
                 Preset.byName("cpu-qwen2.5-0.5b"), "127.0.0.1", 0, 0, 0, 5, null, false, null);
         try (LocalCluster cluster = LocalCluster.start(options)) {
-            BenchCommandTest.Run r = BenchCommandTest.run("bench", "--live", cluster.baseUrl(), "--workload",
+            CliRun r = CliRun.of("bench", "--live", cluster.baseUrl(), "--workload",
                     "cold-burst", "--param", "num_requests=12", "--param", "output_len=4", "--out", dir.toString());
             assertThat(r.exit()).as(r.err()).isZero();
             assertThat(r.out()).contains("(live, seed 1)").containsPattern("(?m)^live +12 ");
@@ -107,7 +107,7 @@ class BenchCommandIT {
     @Test
     void liveRunWhereNothingIsServedFails() {
         // port 9 (discard) on loopback: nothing listens, every request is refused
-        BenchCommandTest.Run r = BenchCommandTest.run("bench", "--live", "http://127.0.0.1:9", "--workload",
+        CliRun r = CliRun.of("bench", "--live", "http://127.0.0.1:9", "--workload",
                 "cold-burst", "--param", "num_requests=3", "--no-html", "--out", dir.toString());
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.err()).contains("no request was served under live");

@@ -23,28 +23,9 @@ class BenchCommandTest {
     @TempDir
     Path dir;
 
-    record Run(int exit, String out, String err) {
-    }
-
-    static Run run(String... args) {
-        PrintStream out = System.out;
-        PrintStream err = System.err;
-        ByteArrayOutputStream o = new ByteArrayOutputStream();
-        ByteArrayOutputStream e = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-            int exit = Main.run(args);
-            return new Run(exit, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(out);
-            System.setErr(err);
-        }
-    }
-
     @Test
     void helpDocumentsEveryScenarioPolicyAndWorkloadWithItsParameters() {
-        Run help = run("bench", "--help");
+        CliRun help = CliRun.of("bench", "--help");
         assertThat(help.exit()).isZero();
         // wrapping only ever breaks at spaces: with whitespace collapsed, every description reads whole
         String text = flat(help.out());
@@ -70,7 +51,7 @@ class BenchCommandTest {
 
     @Test
     void helpIsWrappedToTheUsageWidth() {
-        for (String line : run("bench", "--help").out().lines().toList()) {
+        for (String line : CliRun.of("bench", "--help").out().lines().toList()) {
             // a single word longer than the room (none today) would be the only excuse
             assertThat(line.length()).as(line).isLessThanOrEqualTo(80);
         }
@@ -94,7 +75,7 @@ class BenchCommandTest {
 
     @Test
     void unknownScenarioIsAConfigErrorNamingTheKnownOnes() {
-        Run r = run("bench", "--scenario", "nope", "--out", dir.toString());
+        CliRun r = CliRun.of("bench", "--scenario", "nope", "--out", dir.toString());
         assertThat(r.exit()).isEqualTo(Main.EXIT_CONFIG);
         assertThat(r.err()).contains("unknown scenario 'nope'").contains("quick");
         assertThat(dir).isEmptyDirectory();
@@ -103,7 +84,7 @@ class BenchCommandTest {
     @Test
     void unknownWorkloadParameterIsAConfigError() throws Exception {
         Path out = dir.resolve("out");
-        Run r = run("bench", "--live", "http://127.0.0.1:9", "--workload", "cold-burst", "--param", "bogus=1",
+        CliRun r = CliRun.of("bench", "--live", "http://127.0.0.1:9", "--workload", "cold-burst", "--param", "bogus=1",
                 "--out", out.toString());
         assertThat(r.exit()).isEqualTo(Main.EXIT_CONFIG);
         assertThat(r.err()).contains("unknown parameter 'bogus'");
@@ -112,19 +93,19 @@ class BenchCommandTest {
 
     @Test
     void virtualAndLiveTogetherIsAUsageError() {
-        Run r = run("bench", "--virtual", "--live", "http://127.0.0.1:9");
+        CliRun r = CliRun.of("bench", "--virtual", "--live", "http://127.0.0.1:9");
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("mutually exclusive");
     }
 
     @Test
     void liveOptionsAreCheckedBeforeSendingAnything() {
-        assertThat(run("bench", "--live", "ftp://127.0.0.1:9").err()).contains("expected a URL such as");
-        assertThat(run("bench", "--live", "http://127.0.0.1:9", "--policies", "homing").err())
+        assertThat(CliRun.of("bench", "--live", "ftp://127.0.0.1:9").err()).contains("expected a URL such as");
+        assertThat(CliRun.of("bench", "--live", "http://127.0.0.1:9", "--policies", "homing").err())
                 .contains("--policies is for --virtual");
-        assertThat(run("bench", "--live", "http://127.0.0.1:9", "--param", "pods=3").err())
+        assertThat(CliRun.of("bench", "--live", "http://127.0.0.1:9", "--param", "pods=3").err())
                 .contains("--param pods changes a virtual fleet");
-        assertThat(run("bench", "--virtual", "--block-size", "32").err()).contains("--block-size is for --live");
+        assertThat(CliRun.of("bench", "--virtual", "--block-size", "32").err()).contains("--block-size is for --live");
     }
 
     @Test
