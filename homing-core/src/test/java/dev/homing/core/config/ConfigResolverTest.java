@@ -129,14 +129,15 @@ class ConfigResolverTest {
     }
 
     @Test
-    void homingDefaultIsLlmdsPlusTwoExactLoadScorers() {
+    void homingDefaultIsLlmdsPlusThreeExactLoadScorers() {
         ResolvedConfig r = DefaultConfig.resolve(PluginRegistry.builtIn(), CTX);
         assertThat(r.profiles().get(0).scorers()).extracting(ResolvedConfig.Weighted::name, ResolvedConfig.Weighted::weight)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("prefix-cache-scorer", 3.0),
                         org.assertj.core.groups.Tuple.tuple("queue-scorer", 2.0),
                         org.assertj.core.groups.Tuple.tuple("kv-cache-utilization-scorer", 2.0),
                         org.assertj.core.groups.Tuple.tuple("no-hit-lru-scorer", 1.0),
-                        org.assertj.core.groups.Tuple.tuple("active-request-scorer", 1.0));
+                        org.assertj.core.groups.Tuple.tuple("active-request-scorer", 1.0),
+                        org.assertj.core.groups.Tuple.tuple("token-load-scorer", 3.0));
     }
 
     @Test
