@@ -76,8 +76,7 @@ final class AibrixPrefixCache implements Policy {
         long[] hashes = table.hashes(message(request.prompt()));
         int pod = choose(hashes, running);
         table.add(hashes, pod, now);
-        running[pod]++;
-        return new Counted(pod);
+        return new CountedPlacement(running, pod);
     }
 
     /** The pod for a request's block hashes given each pod's running requests; records nothing. */
@@ -209,27 +208,5 @@ final class AibrixPrefixCache implements Policy {
 
     int running(int pod) {
         return running[pod];
-    }
-
-    private final class Counted implements Placement {
-        private final int pod;
-        private boolean released;
-
-        Counted(int pod) {
-            this.pod = pod;
-        }
-
-        @Override
-        public int pod() {
-            return pod;
-        }
-
-        @Override
-        public void finished(long nanos) {
-            if (!released) {
-                released = true;
-                running[pod]--;
-            }
-        }
     }
 }

@@ -59,8 +59,7 @@ final class SglangCacheAware implements Policy {
             nextEviction = now + EVICTION_INTERVAL_NANOS;
         }
         int pod = choose(PromptText.routingText(request.prompt()));
-        load[pod]++;
-        return new Counted(pod);
+        return new CountedPlacement(load, pod);
     }
 
     /** The decision for one request's text, and its insertion into the tree; does not count the load. */
@@ -94,27 +93,5 @@ final class SglangCacheAware implements Policy {
 
     CharRadixTree tree() {
         return tree;
-    }
-
-    private final class Counted implements Placement {
-        private final int pod;
-        private boolean released;
-
-        Counted(int pod) {
-            this.pod = pod;
-        }
-
-        @Override
-        public int pod() {
-            return pod;
-        }
-
-        @Override
-        public void finished(long nanos) {
-            if (!released) {
-                released = true;
-                load[pod]--;
-            }
-        }
     }
 }
