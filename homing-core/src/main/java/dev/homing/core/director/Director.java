@@ -70,15 +70,10 @@ public final class Director {
         for (Admitter a : p.admitters()) {
             a.admit(cycle);
         }
-        for (DataProducer d : p.producers()) {
-            d.prepare(cycle);
-        }
+        prepare(p, cycle);
         decisionLock.lock();
         try {
-            for (DataProducer d : p.producers()) {
-                d.produce(cycle, candidates);
-            }
-            SchedulingResult result = p.scheduler().schedule(cycle, candidates);
+            SchedulingResult result = schedule(p, cycle, candidates);
             List<Lease> leases = credit(cycle, result);
             try {
                 for (PreRequest pre : p.preRequests()) {
@@ -104,18 +99,29 @@ public final class Director {
         EndpointSnapshot snapshot = pool.snapshot();
         Cycle cycle = new Cycle(request, snapshot, ticker.nanos(), true);
         List<EndpointState> candidates = candidates(snapshot, request, eligible);
-        for (DataProducer d : p.producers()) {
-            d.prepare(cycle);
-        }
+        prepare(p, cycle);
         decisionLock.lock();
         try {
-            for (DataProducer d : p.producers()) {
-                d.produce(cycle, candidates);
-            }
-            return new Decision(cycle, p.scheduler().schedule(cycle, candidates));
+            return new Decision(cycle, schedule(p, cycle, candidates));
         } finally {
             decisionLock.unlock();
         }
+    }
+
+    /** Producers' work that needs no lock (hashing, tokenizing), before the decision. */
+    private static void prepare(RoutingPolicy p, Cycle cycle) {
+        for (DataProducer d : p.producers()) {
+            d.prepare(cycle);
+        }
+    }
+
+    /** The decision itself, under the decision lock: producers read shared indexes, then the profiles run. */
+    private static SchedulingResult schedule(RoutingPolicy p, Cycle cycle, List<EndpointState> candidates)
+            throws SchedulingException {
+        for (DataProducer d : p.producers()) {
+            d.produce(cycle, candidates);
+        }
+        return p.scheduler().schedule(cycle, candidates);
     }
 
     private static List<EndpointState> candidates(EndpointSnapshot snapshot, InferenceRequest request,
