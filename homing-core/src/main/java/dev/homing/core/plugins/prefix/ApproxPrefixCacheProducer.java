@@ -28,7 +28,11 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
 
     public static final String TYPE = "approx-prefix-cache-producer";
     static final int BYTES_PER_TOKEN = 4;
-    private static final CycleKey<long[]> HASHES = CycleKey.of("approx-prefix-hashes", long[].class);
+    private static final CycleKey<Hashed> HASHES = CycleKey.of("approx-prefix-hashes", Hashed.class);
+
+    /** One request's block hashes and the block size they were cut with: matching and recording use that size. */
+    private record Hashed(long[] hashes, int blockSizeTokens) {
+    }
 
     private final boolean autoTune;
     private final int configuredBlockSizeTokens;
@@ -36,7 +40,6 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
     private final int maxTokens;
     private final long lruCapacityPerServer;
     private final ApproxPrefixIndex index;
-    private volatile int blockSizeTokens;
     private final AtomicLong lookups = new AtomicLong();
     private final AtomicLong hitBlocks = new AtomicLong();
     private final AtomicLong queriedBlocks = new AtomicLong();
@@ -61,7 +64,6 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
         }
         this.autoTune = autoTune;
         this.configuredBlockSizeTokens = blockSizeTokens;
-        this.blockSizeTokens = blockSizeTokens;
         this.maxBlocks = maxPrefixBlocksToMatch;
         this.maxTokens = maxPrefixTokensToMatch;
         this.lruCapacityPerServer = lruCapacityPerServer;
@@ -87,72 +89,67 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
         return index;
     }
 
-    public int blockSizeTokens() {
-        return blockSizeTokens;
-    }
-
     @Override
     public void prepare(Cycle cycle) {
-        int bs = blockSizeTokens;
+        int bs = autoTune ? engineBlockSize(cycle.snapshot().endpoints()) : configuredBlockSizeTokens;
         int limit = maxTokens > 0 ? Math.max(1, maxTokens / bs) : maxBlocks;
-        cycle.put(HASHES, PromptBlockHasher.hash(cycle.request().fields(), cycle.request().targetModel(),
-                bs * BYTES_PER_TOKEN, limit));
+        cycle.put(HASHES, new Hashed(PromptBlockHasher.hash(cycle.request().fields(), cycle.request().targetModel(),
+                bs * BYTES_PER_TOKEN, limit), bs));
     }
 
     @Override
     public void produce(Cycle cycle, List<EndpointState> candidates) {
-        if (autoTune) {
-            tune(candidates);
-        }
-        long[] hashes = cycle.get(HASHES);
-        if (hashes == null) {
+        Hashed h = cycle.get(HASHES);
+        if (h == null) { // a caller that skipped prepare
             prepare(cycle);
-            hashes = cycle.get(HASHES);
+            h = cycle.get(HASHES);
         }
-        int[] matched = index.match(hashes, candidates, cycle.snapshot().size());
-        cycle.put(PrefixMatch.KEY, new PrefixMatch(matched, hashes.length, blockSizeTokens));
+        int[] matched = index.match(h.hashes(), candidates, cycle.snapshot().size());
+        cycle.put(PrefixMatch.KEY, new PrefixMatch(matched, h.hashes().length, h.blockSizeTokens()));
         int best = 0;
         for (int m : matched) {
             best = Math.max(best, m);
         }
         lookups.incrementAndGet();
-        queriedBlocks.addAndGet(hashes.length);
+        queriedBlocks.addAndGet(h.hashes().length);
         hitBlocks.addAndGet(best);
     }
 
-    /** llm-d's auto-tune: the engine's block size, once the first scrape has told it. */
-    private void tune(List<EndpointState> candidates) {
-        for (EndpointState e : candidates) {
+    /**
+     * llm-d's auto-tune: the engines' block size, once a scrape has told it (the first endpoint that knows), else the
+     * configured one. Chosen per request, so a request's hashes and its match always share one size.
+     */
+    private int engineBlockSize(List<EndpointState> endpoints) {
+        for (EndpointState e : endpoints) {
             int bs = e.metrics().blockSize();
             if (bs > 0) {
-                blockSizeTokens = bs;
-                return;
+                return bs;
             }
         }
-        blockSizeTokens = configuredBlockSizeTokens;
+        return configuredBlockSizeTokens;
     }
 
     @Override
     public void preRequest(Cycle cycle, SchedulingResult result) {
-        long[] hashes = cycle.get(HASHES);
-        if (hashes == null || hashes.length == 0) {
+        Hashed h = cycle.get(HASHES);
+        if (h == null || h.hashes().length == 0) {
             return;
         }
-        record(result.target(), hashes);
+        record(result.target(), h);
         EndpointState prefill = result.prefillTarget();
         if (prefill != null && prefill != result.target()) {
-            record(prefill, hashes);
+            record(prefill, h);
         }
     }
 
-    private void record(EndpointState target, long[] hashes) {
+    private void record(EndpointState target, Hashed h) {
         long capacity = lruCapacityPerServer;
         long blocks = target.metrics().numGpuBlocks();
         int engineBlock = target.metrics().blockSize();
         if (autoTune && blocks > 0 && engineBlock > 0) {
-            capacity = Math.max(1, blocks * engineBlock / blockSizeTokens);
+            capacity = Math.max(1, blocks * engineBlock / h.blockSizeTokens());
         }
-        index.record(target.name(), hashes, capacity);
+        index.record(target.name(), h.hashes(), capacity);
     }
 
     /** Blocks of the best match over blocks queried, since start: llm-d's {@code prefix_indexer_hit_ratio}. */
