@@ -43,6 +43,7 @@ public final class PrecisePrefixCacheProducer extends NamedPlugin implements Dat
 
     public static final String TYPE = "precise-prefix-cache-producer";
     private static final CycleKey<long[]> KEYS = CycleKey.of("precise-block-keys", long[].class);
+    private static final CycleKey<Boolean> PREPARED = CycleKey.of("precise-prepared", Boolean.class);
     private static final CycleKey<PreciseIndex.Lookup> LOOKUP = CycleKey.of("precise-lookup", PreciseIndex.Lookup.class);
 
     private final PreciseIndex index;
@@ -150,13 +151,8 @@ public final class PrecisePrefixCacheProducer extends NamedPlugin implements Dat
 
     @Override
     public void prepare(Cycle cycle) {
-        PromptTokens t = cycle.get(PromptTokens.KEY);
-        if (t == null && tokens != null) {
-            t = tokens.tokens(cycle.request(), null, tokenTimeout).map(PromptTokens::new).orElse(null);
-            if (t != null) {
-                cycle.put(PromptTokens.KEY, t);
-            }
-        }
+        cycle.put(PREPARED, Boolean.TRUE);
+        PromptTokens t = PromptTokens.obtain(cycle, tokens, null, tokenTimeout).orElse(null);
         if (t == null) {
             fallback.prepare(cycle);
             return;
@@ -169,11 +165,10 @@ public final class PrecisePrefixCacheProducer extends NamedPlugin implements Dat
 
     @Override
     public void produce(Cycle cycle, List<EndpointState> candidates) {
-        long[] keys = cycle.get(KEYS);
-        if (keys == null && cycle.get(PromptTokens.KEY) == null) {
+        if (cycle.get(PREPARED) == null) { // a caller that skipped prepare
             prepare(cycle);
-            keys = cycle.get(KEYS);
         }
+        long[] keys = cycle.get(KEYS);
         lookups.incrementAndGet();
         if (keys == null) {
             fallbacks.incrementAndGet();

@@ -53,11 +53,10 @@ public final class TokenProducer extends NamedPlugin implements DataProducer {
 
     @Override
     public void prepare(Cycle cycle) {
-        if (cycle.get(PromptTokens.KEY) != null || source == null) {
-            return;
+        if (cycle.get(PromptTokens.KEY) == null && source != null
+                && PromptTokens.obtain(cycle, source, renderUrl, timeout).isEmpty()) {
+            misses.incrementAndGet();
         }
-        source.tokens(cycle.request(), renderUrl, timeout).ifPresentOrElse(
-                ids -> cycle.put(PromptTokens.KEY, new PromptTokens(ids)), misses::incrementAndGet);
     }
 
     @Override

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +29,11 @@ class PrecisePrefixCacheProducerTest {
     private final EndpointPool pool = Pools.of(3);
     private final FakeTicker ticker = new FakeTicker();
     private final AtomicReference<int[]> nextTokens = new AtomicReference<>();
-    private final TokenSource source = (InferenceRequest r, String url, Duration t) -> Optional.ofNullable(nextTokens.get());
+    private final AtomicInteger asked = new AtomicInteger();
+    private final TokenSource source = (InferenceRequest r, String url, Duration t) -> {
+        asked.incrementAndGet();
+        return Optional.ofNullable(nextTokens.get());
+    };
 
     private PrecisePrefixCacheProducer producer(String params) throws Exception {
         PluginContext ctx = new PluginContext(ticker, new SplittableRandom(1), pool).withService(TokenSource.class, source);
@@ -121,6 +126,8 @@ class PrecisePrefixCacheProducerTest {
         p.prepare(c);
         p.produce(c, Pools.states(pool));
         assertThat(p.fallbacks()).isEqualTo(1);
+        // a source that failed is not asked again in the same cycle (produce runs under the decision lock)
+        assertThat(asked).hasValue(1);
         ProfileResult r = new ProfileResult("default", List.of(), Pools.states(pool), List.of(), new double[3],
                 List.of(pool.snapshot().get("pod-0")));
         p.preRequest(c, new SchedulingResult(Map.of("default", r), "default"));
