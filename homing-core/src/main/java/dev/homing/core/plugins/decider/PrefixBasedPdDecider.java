@@ -44,15 +44,13 @@ public final class PrefixBasedPdDecider extends NamedPlugin implements PdDecider
         if (nonCachedTokens == 0 || decodeTarget == null) {
             return false;
         }
-        long input = cycle.request().estimatedPromptTokens();
+        long input = cycle.promptTokens();
         if ((promptTokens > 0 && input < promptTokens) || input < nonCachedTokens) {
             return false;
         }
-        PrefixMatch match = cycle.get(PrefixMatch.KEY);
-        if (match == null) {
+        if (cycle.get(PrefixMatch.KEY) == null) {
             return false;
         }
-        long cached = (long) match.matched(decodeTarget) * match.blockSizeTokens();
-        return input - cached >= nonCachedTokens;
+        return input - PrefixMatch.cachedTokens(cycle, decodeTarget, input) >= nonCachedTokens;
     }
 }
