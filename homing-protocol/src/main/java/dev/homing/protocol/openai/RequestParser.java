@@ -67,6 +67,7 @@ public final class RequestParser {
         private boolean stream;
         private boolean includeUsage;
         private int maxTokens = -1;
+        private int maxCompletionTokens = -1;
         private int n = 1;
         private String cacheSalt;
         private PromptShape shape;
@@ -93,7 +94,8 @@ public final class RequestParser {
                     case "model" -> model = string(value, "model");
                     case "stream" -> stream = bool(value, "stream");
                     case "stream_options" -> streamOptions(value);
-                    case "max_tokens", "max_completion_tokens" -> maxTokens = positiveInt(value, field, 1);
+                    case "max_tokens" -> maxTokens = positiveInt(value, field, 1);
+                    case "max_completion_tokens" -> maxCompletionTokens = positiveInt(value, field, 1);
                     case "n" -> n = positiveInt(value, "n", 1);
                     case "cache_salt" -> cacheSalt = string(value, "cache_salt");
                     case "prompt" -> {
@@ -127,7 +129,9 @@ public final class RequestParser {
                 String name = api == ApiKind.COMPLETIONS ? "prompt" : "messages";
                 throw RequestFormatException.badRequest("The '" + name + "' field is required.", name);
             }
-            return new RoutingFields(api, model, stream, includeUsage, maxTokens, n, cacheSalt, shape,
+            // As vLLM: on chat, max_completion_tokens wins over the deprecated max_tokens; completions know only max_tokens.
+            int limit = api == ApiKind.CHAT_COMPLETIONS && maxCompletionTokens > 0 ? maxCompletionTokens : maxTokens;
+            return new RoutingFields(api, model, stream, includeUsage, limit, n, cacheSalt, shape,
                     body, promptOffset, promptLength, tokenCount);
         }
 

@@ -34,6 +34,21 @@ class RequestParserTest {
     }
 
     @Test
+    void theOutputLimitIsReadAsVllmReadsItWhateverTheFieldOrder() throws Exception {
+        String messages = "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]";
+        assertThat(chat("{\"model\":\"m\"," + messages + ",\"max_completion_tokens\":100,\"max_tokens\":4000}")
+                .maxTokens()).isEqualTo(100);
+        assertThat(chat("{\"model\":\"m\"," + messages + ",\"max_tokens\":4000,\"max_completion_tokens\":100}")
+                .maxTokens()).isEqualTo(100);
+        assertThat(chat("{\"model\":\"m\"," + messages + ",\"max_completion_tokens\":100,\"max_tokens\":null}")
+                .maxTokens()).isEqualTo(100);
+        assertThat(chat("{\"model\":\"m\"," + messages + ",\"max_tokens\":30}").maxTokens()).isEqualTo(30);
+        // completions have no max_completion_tokens
+        assertThat(completions("{\"model\":\"m\",\"prompt\":\"x\",\"max_completion_tokens\":100,\"max_tokens\":7}")
+                .maxTokens()).isEqualTo(7);
+    }
+
+    @Test
     void tokenPromptsAreCountedExactly() throws Exception {
         RoutingFields f = completions("{\"model\":\"m\",\"prompt\":[1,2,3,4]}");
         assertThat(f.promptShape()).isEqualTo(PromptShape.TOKENS);
