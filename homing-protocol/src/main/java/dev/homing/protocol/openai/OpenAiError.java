@@ -65,6 +65,15 @@ public record OpenAiError(int status, String type, String message, String param)
         return new OpenAiError(504, "GatewayTimeoutError", message, null);
     }
 
+    /** A server-side refusal by status: 429 and 500 by their names, any other status as unavailable. */
+    public static OpenAiError refused(int status, String message) {
+        return switch (status) {
+            case 429 -> rateLimited(message);
+            case 500 -> internal(message);
+            default -> new OpenAiError(status, "ServiceUnavailableError", message, null);
+        };
+    }
+
     /** The body, UTF-8 JSON. */
     public byte[] toJson() {
         ByteArrayOutputStream out = new ByteArrayOutputStream(128 + message.length());

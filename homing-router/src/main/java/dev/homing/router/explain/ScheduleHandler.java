@@ -46,8 +46,7 @@ public final class ScheduleHandler {
         try {
             decision = director.explain(in.request(), e -> catalog.serves(e.name(), model));
         } catch (SchedulingException e) {
-            ErrorResponses.send(res, new OpenAiError(e.status(), e.status() == 429 ? "RateLimitError"
-                    : "ServiceUnavailableError", e.getMessage(), null));
+            ErrorResponses.send(res, OpenAiError.refused(e.status(), e.getMessage()));
             return;
         }
         res.header(HeaderNames.CONTENT_TYPE, "application/json");

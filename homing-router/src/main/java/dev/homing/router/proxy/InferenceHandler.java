@@ -18,7 +18,9 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Locale;
@@ -92,28 +94,29 @@ public final class InferenceHandler {
                 metrics.scheduled(true, (ticker.nanos() - t0) / 1e9);
             } catch (SchedulingException e) {
                 metrics.scheduled(false, (ticker.nanos() - t0) / 1e9);
-                OpenAiError error = failed.isEmpty()
-                        ? new OpenAiError(e.status(), e.status() == 429 ? "RateLimitError" : "ServiceUnavailableError",
-                                e.getMessage(), null)
-                        : OpenAiError.serviceUnavailable("No endpoint reachable; tried " + String.join(", ", failed) + ".");
-                ErrorResponses.send(res, error);
-                return new Relay.Result(error.status(), Usage.UNKNOWN);
+                return fail(res, failed.isEmpty() ? OpenAiError.refused(e.status(), e.getMessage()) : unreachable(failed));
             }
             try (dispatch) {
                 EndpointState target = dispatch.target();
+                if ("true".equalsIgnoreCase(request.header(EXPLAIN_HEADER))) {
+                    res.header(EXPLAIN_HEADER, DecisionJson.compact(new Decision(dispatch.cycle(), dispatch.result())));
+                }
                 HttpResponse<InputStream> response;
                 try {
                     response = upstream.send(target.endpoint(), "POST", pathAndQuery,
                             withPluginHeaders(request.headers(), dispatch.cycle().upstreamHeaders()), body);
                 } catch (IOException e) {
+                    if (e instanceof HttpTimeoutException && !(e instanceof HttpConnectTimeoutException)) {
+                        // The pod accepted the request and is working on it: another pod would only do it again.
+                        dispatch.complete(Outcome.of(Outcome.Cause.TIMEOUT, 0));
+                        return fail(res, OpenAiError.timeout(target.name()
+                                + " did not answer within the response timeout."));
+                    }
                     dispatch.complete(Outcome.of(Outcome.Cause.ERROR, 0));
                     failed.add(target.name());
                     metrics.retried(target.name());
                     if (failed.size() >= maxAttempts) {
-                        OpenAiError error = OpenAiError.serviceUnavailable(
-                                "No endpoint reachable; tried " + String.join(", ", failed) + ".");
-                        ErrorResponses.send(res, error);
-                        return new Relay.Result(error.status(), Usage.UNKNOWN);
+                        return fail(res, unreachable(failed));
                     }
                     continue;
                 } catch (InterruptedException e) {
@@ -121,13 +124,19 @@ public final class InferenceHandler {
                     dispatch.complete(Outcome.of(Outcome.Cause.CLIENT_DISCONNECT, 0));
                     return Relay.Result.NONE;
                 }
-                if ("true".equalsIgnoreCase(request.header(EXPLAIN_HEADER))) {
-                    res.header(EXPLAIN_HEADER, DecisionJson.compact(new Decision(dispatch.cycle(), dispatch.result())));
-                }
                 return Relay.relay(response, res, dispatch, () -> metrics.firstToken(request.model(), model,
                         (ticker.nanos() - start) / 1e9));
             }
         }
+    }
+
+    private static Relay.Result fail(ServerResponse res, OpenAiError error) {
+        ErrorResponses.send(res, error);
+        return new Relay.Result(error.status(), Usage.UNKNOWN);
+    }
+
+    private static OpenAiError unreachable(Set<String> failed) {
+        return OpenAiError.serviceUnavailable("No endpoint reachable; tried " + String.join(", ", failed) + ".");
     }
 
     /**

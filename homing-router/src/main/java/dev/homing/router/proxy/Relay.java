@@ -38,6 +38,17 @@ final class Relay {
     }
 
     static Result relay(HttpResponse<InputStream> response, ServerResponse res, Dispatch dispatch, Runnable firstChunk) {
+        // The body is closed whatever happens from here on, so a failing plugin never leaves the pod generating.
+        try (InputStream in = response.body()) {
+            return relay(response, in, res, dispatch, firstChunk);
+        } catch (IOException e) {
+            // closing the upstream stream failed: nothing left to do, the connection is dropped
+            return new Result(response.statusCode(), Usage.UNKNOWN);
+        }
+    }
+
+    private static Result relay(HttpResponse<InputStream> response, InputStream in, ServerResponse res,
+                                Dispatch dispatch, Runnable firstChunk) {
         int status = response.statusCode();
         String contentType = response.headers().firstValue("content-type").orElse("");
         boolean sse = contentType.toLowerCase(Locale.ROOT).startsWith("text/event-stream");
@@ -61,53 +72,49 @@ final class Relay {
 
         UsageScanner usage = new UsageScanner(sse);
         Outcome.Cause cause = Outcome.Cause.NATURAL;
-        try (InputStream in = response.body()) {
-            OutputStream out = res.outputStream();
-            byte[] buf = new byte[BUFFER];
-            boolean first = true;
-            while (true) {
-                int n;
-                try {
-                    n = in.read(buf);
-                } catch (IOException e) {
-                    cause = Outcome.Cause.ERROR;
-                    if (sse) {
-                        writeQuietly(out, sseError("The model server stopped mid-stream: " + e.getMessage()));
-                    }
-                    break;
-                }
-                if (n < 0) {
-                    break;
-                }
-                if (first) {
-                    // The pod answers once its prefill is over (or it gave up): its pending prefill shrinks now.
-                    dispatch.firstToken();
-                    if (sse) {
-                        firstChunk.run();
-                    }
-                    first = false;
-                }
-                usage.accept(buf, 0, n);
-                dispatch.onBodyChunk(buf, 0, n);
-                try {
-                    out.write(buf, 0, n);
-                    if (sse) {
-                        out.flush();
-                    }
-                } catch (IOException | UncheckedIOException e) {
-                    cause = Outcome.Cause.CLIENT_DISCONNECT;
-                    break;
-                }
-            }
+        OutputStream out = res.outputStream();
+        byte[] buf = new byte[BUFFER];
+        boolean first = true;
+        while (true) {
+            int n;
             try {
-                out.close();
-            } catch (IOException | UncheckedIOException e) {
-                if (cause == Outcome.Cause.NATURAL) {
-                    cause = Outcome.Cause.CLIENT_DISCONNECT;
+                n = in.read(buf);
+            } catch (IOException e) {
+                cause = Outcome.Cause.ERROR;
+                if (sse) {
+                    writeQuietly(out, sseError("The model server stopped mid-stream: " + e.getMessage()));
                 }
+                break;
             }
-        } catch (IOException e) {
-            // closing the upstream stream failed: nothing left to do, the connection is dropped
+            if (n < 0) {
+                break;
+            }
+            if (first) {
+                // The pod answers once its prefill is over (or it gave up): its pending prefill shrinks now.
+                dispatch.firstToken();
+                if (sse) {
+                    firstChunk.run();
+                }
+                first = false;
+            }
+            usage.accept(buf, 0, n);
+            dispatch.onBodyChunk(buf, 0, n);
+            try {
+                out.write(buf, 0, n);
+                if (sse) {
+                    out.flush();
+                }
+            } catch (IOException | UncheckedIOException e) {
+                cause = Outcome.Cause.CLIENT_DISCONNECT;
+                break;
+            }
+        }
+        try {
+            out.close();
+        } catch (IOException | UncheckedIOException e) {
+            if (cause == Outcome.Cause.NATURAL) {
+                cause = Outcome.Cause.CLIENT_DISCONNECT;
+            }
         }
         Usage u = usage.usage();
         dispatch.complete(new Outcome(cause, status, u.promptTokens(), u.completionTokens(), u.cachedTokens()));
