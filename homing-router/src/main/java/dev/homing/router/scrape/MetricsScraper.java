@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -37,6 +38,8 @@ public final class MetricsScraper implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(MetricsScraper.class.getName());
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** How soon an endpoint whose models are still unknown is asked again after a failed {@code /v1/models}. */
+    private static final long MODELS_RETRY_NANOS = Duration.ofSeconds(1).toNanos();
 
     private final EndpointPool pool;
     private final EndpointCatalog catalog;
@@ -47,6 +50,8 @@ public final class MetricsScraper implements AutoCloseable {
     private final Ticker ticker;
     private final ScrapeObserver observer;
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+    /** When each endpoint's {@code /v1/models} was last asked for, answered or not; pruned to the pool each tick. */
+    private final Map<String, Long> modelsAsked = new ConcurrentHashMap<>();
     private final ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "homing-scrape-ticker");
         t.setDaemon(true);
@@ -92,6 +97,7 @@ public final class MetricsScraper implements AutoCloseable {
                 }
             }
             catalog.retain(names);
+            modelsAsked.keySet().retainAll(names);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "scrape tick failed", e);
         }
@@ -118,8 +124,8 @@ public final class MetricsScraper implements AutoCloseable {
             pool.updateMetrics(endpoint.name(), metrics, mark);
             catalog.update(endpoint.name(), s -> s.succeeded(now));
             ok = true;
-            EndpointStatus status = catalog.status(endpoint.name());
-            if (!status.modelsKnown() || now - status.modelsFetchedNanos() >= modelsInterval.toNanos()) {
+            if (modelsDue(endpoint.name(), now)) {
+                modelsAsked.put(endpoint.name(), now);
                 fetchModels(endpoint);
             }
         } catch (IOException | MetricsFormatException | RuntimeException e) {
@@ -132,12 +138,29 @@ public final class MetricsScraper implements AutoCloseable {
         }
     }
 
-    private void fetchModels(Endpoint endpoint) throws IOException, InterruptedException {
-        HttpResponse<byte[]> res = client.send(get(endpoint, "/v1/models"), HttpResponse.BodyHandlers.ofByteArray());
-        if (res.statusCode() != 200) {
+    /** Known models are refreshed every models interval; unknown ones are asked for again a second after a failure. */
+    private boolean modelsDue(String name, long now) {
+        EndpointStatus status = catalog.status(name);
+        Long asked = modelsAsked.get(name);
+        if (asked == null) {
+            return true;
+        }
+        return now - asked >= (status.modelsKnown() ? modelsInterval.toNanos() : MODELS_RETRY_NANOS);
+    }
+
+    /** A failure here leaves the models as they were and does not fail the metrics scrape that succeeded. */
+    private void fetchModels(Endpoint endpoint) throws InterruptedException {
+        HttpResponse<byte[]> res;
+        JsonNode data;
+        try {
+            res = client.send(get(endpoint, "/v1/models"), HttpResponse.BodyHandlers.ofByteArray());
+            if (res.statusCode() != 200) {
+                return;
+            }
+            data = JSON.readTree(res.body()).path("data");
+        } catch (IOException e) {
             return;
         }
-        JsonNode data = JSON.readTree(res.body()).path("data");
         Set<String> ids = new LinkedHashSet<>();
         List<JsonNode> entries = new ArrayList<>();
         for (JsonNode m : data) {
