@@ -82,7 +82,18 @@ public final class RouterServer implements AutoCloseable {
         if (shared != null) {
             ctx = ctx.withService(PreciseIndexFactory.class, shared.indexFactory());
         }
-        this.policy = PolicySource.load(options.configFile(), PluginRegistry.builtIn(), ctx);
+        try {
+            this.policy = PolicySource.load(options.configFile(), PluginRegistry.builtIn(), ctx);
+        } catch (ConfigException | RuntimeException e) {
+            // nothing is left running when the router cannot start
+            if (shared != null) {
+                shared.close();
+            }
+            if (tokens != null) {
+                tokens.close();
+            }
+            throw e;
+        }
         this.director = new Director(pool, policy.current().policy(), SystemTicker.INSTANCE);
         this.metrics = new RouterMetrics(options.poolName(), pool, this::prefixProducers, this::preciseProducers,
                 this::poolSaturation);

@@ -51,6 +51,7 @@ public final class PodTokenSource implements TokenSource, AutoCloseable {
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
 
+    /** @param client owned from here on: {@link #close} closes it */
     public PodTokenSource(EndpointPool pool, EndpointCatalog catalog, HttpClient client, TokenPrefixCache cache) {
         this.pool = pool;
         this.catalog = catalog;
@@ -251,5 +252,6 @@ public final class PodTokenSource implements TokenSource, AutoCloseable {
     @Override
     public void close() {
         background.shutdownNow();
+        client.close();
     }
 }
