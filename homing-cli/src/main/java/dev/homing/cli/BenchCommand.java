@@ -176,7 +176,8 @@ final class BenchCommand implements Callable<Integer> {
         } finally {
             progress.finish();
         }
-        return withCommand(report, report.runs().stream().map(PolicyRun::policy).distinct().toList());
+        // the names as given: a LABEL=FILE policy runs under its label, but only LABEL=FILE reproduces it
+        return withCommand(report, policies.isEmpty() ? s.policies() : policies);
     }
 
     private BenchReport runLive() {

@@ -64,6 +64,29 @@ class BenchCommandIT {
     }
 
     @Test
+    void aUsersConfigFileRunsUnderItsLabelAndItsCommandReproducesIt() throws Exception {
+        Path config = Files.writeString(dir.resolve("mine.yaml"), """
+                apiVersion: llm-d.ai/v1alpha1
+                kind: EndpointPickerConfig
+                plugins:
+                - type: queue-scorer
+                """);
+        Path out = dir.resolve("mine");
+        CliRun r = CliRun.of("bench", "--scenario", "quick", "--param", "policies=round-robin,mine=" + config,
+                "--out", out.toString(), "--no-html");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out().lines()).anyMatch(l -> l.startsWith("mine "));
+        String command = JSON.readTree(out.resolve("report.json").toFile()).get("command").asText();
+        assertThat(command).contains("mine=" + config);
+
+        List<String> again = new ArrayList<>(Arrays.asList(command.split(" ")).subList(1, command.split(" ").length));
+        again.addAll(List.of("--out", dir.resolve("again").toString(), "--no-html"));
+        CliRun r2 = CliRun.of(again.toArray(String[]::new));
+        assertThat(r2.exit()).as(r2.err()).isZero();
+        assertThat(r2.out().lines()).anyMatch(l -> l.startsWith("mine "));
+    }
+
+    @Test
     void anotherWorkloadOnTheScenarioFleetTakesItsOwnParameters() throws Exception {
         CliRun r = CliRun.of("bench", "--scenario", "quick", "--workload", "cold-burst",
                 "--param", "num_requests=24", "--param", "pods=2", "--policies", "homing,round-robin", "--seed", "3",

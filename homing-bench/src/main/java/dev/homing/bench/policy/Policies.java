@@ -42,7 +42,7 @@ public final class Policies {
             new PolicySpec(LLM_D_PRECISE, "llm-d's precise run of the 73%-capacity benchmark: prefix 3 from the pods' "
                     + "KV events + KV utilisation 2 + queue 2, max-score, no credit"),
             new PolicySpec(HOMING, "Homing's default config, load credited at the pick"),
-            new PolicySpec(HOMING_PRECISE, "Homing's precise config (the router's precise.yaml), fed by KV events, "
+            new PolicySpec(HOMING_PRECISE, "Homing's precise config (what homing up --precise runs), fed by KV events, "
                     + "load credited at the pick"),
             new PolicySpec(SGLANG, "SGLang/SMG cache_aware with its CLI defaults: imbalance (64, 1.5) -> least "
                     + "in-flight, else character-tree match > 0.3 -> matched worker, else least in-flight"),
@@ -99,7 +99,7 @@ public final class Policies {
             case LLM_D_PRECISE -> director(name, "llm-d-precise.yaml", false, ctx);
             case LLM_D_ESTIMATED -> director(name, "llm-d-estimated.yaml", false, ctx);
             case HOMING -> new DirectorPolicy(name, DefaultConfig.text(), DefaultConfig.RESOURCE, true, ctx);
-            case HOMING_PRECISE -> director(name, "homing-precise.yaml", true, ctx);
+            case HOMING_PRECISE -> director(name, DefaultConfig.preciseText(), DefaultConfig.PRECISE_RESOURCE, true, ctx);
             case SGLANG -> new SglangCacheAware(pods, ctx.ticker());
             case DYNAMO -> new DynamoKvRouter(pods, ctx.blockSize(), new SplittableRandom(ctx.seedFor(name)));
             case AIBRIX -> new AibrixPrefixCache(pods, ctx.ticker(), new SplittableRandom(ctx.seedFor(name)));
@@ -109,10 +109,13 @@ public final class Policies {
     }
 
     private static Policy director(String name, String resource, boolean credit, PolicyContext ctx) {
-        String text = resource(resource);
+        return director(name, resource(resource), resource, credit, ctx);
+    }
+
+    private static Policy director(String name, String text, String source, boolean credit, PolicyContext ctx) {
         // A precise index keys blocks of the engines' size: follow the pods' --block-size.
         text = BLOCK_SIZE.matcher(text).replaceAll("$1" + Matcher.quoteReplacement(Integer.toString(ctx.blockSize())));
-        return new DirectorPolicy(name, text, resource, credit, ctx);
+        return new DirectorPolicy(name, text, source, credit, ctx);
     }
 
     /**

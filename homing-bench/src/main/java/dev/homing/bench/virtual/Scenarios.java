@@ -1,6 +1,7 @@
 package dev.homing.bench.virtual;
 
 import dev.homing.bench.policy.Policies;
+import dev.homing.protocol.config.GoDuration;
 import dev.homing.sim.engine.Preset;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -173,7 +174,8 @@ public final class Scenarios {
                     Policies.knownNames()));
         }
         for (String n : names) {
-            if (!Policies.knownNames().contains(n)) {
+            // LABEL=FILE (a user's config) is checked when the policy is made, before any run starts
+            if (n.indexOf('=') < 0 && !Policies.knownNames().contains(n)) {
                 throw new IllegalArgumentException("unknown policy '" + n + "'; known: "
                         + String.join(", ", Policies.knownNames()));
             }
@@ -193,20 +195,15 @@ public final class Scenarios {
         throw new IllegalArgumentException(key + ": bad value '" + v + "', expected a whole number >= 1");
     }
 
-    /** Go-style durations as the rest of Homing writes them: {@code 50ms}, {@code 1.5s}, {@code 250us}. */
+    /** Go-style durations as the rest of Homing reads them: {@code 50ms}, {@code 1.5s}, {@code 1m30s}. */
     static Duration duration(String key, String v) {
-        String[][] units = {{"ms", "1000000"}, {"us", "1000"}, {"ns", "1"}, {"s", "1000000000"}};
-        for (String[] u : units) {
-            if (v.endsWith(u[0])) {
-                try {
-                    double n = Double.parseDouble(v.substring(0, v.length() - u[0].length()));
-                    if (n >= 0 && Double.isFinite(n)) {
-                        return Duration.ofNanos(Math.round(n * Long.parseLong(u[1])));
-                    }
-                } catch (NumberFormatException e) {
-                    break;
-                }
+        try {
+            Duration d = GoDuration.parse(v);
+            if (!d.isNegative()) {
+                return d;
             }
+        } catch (IllegalArgumentException e) {
+            // reported below, naming the key
         }
         throw new IllegalArgumentException(key + ": bad value '" + v + "', expected a duration such as 50ms or 1s");
     }

@@ -1,11 +1,11 @@
 package dev.homing.cli.cluster;
 
 import dev.homing.core.config.ConfigException;
+import dev.homing.core.config.DefaultConfig;
 import dev.homing.core.endpoint.Endpoint;
 import dev.homing.core.endpoint.EndpointState;
 import dev.homing.router.RouterOptions;
 import dev.homing.router.RouterServer;
-import dev.homing.router.kvevents.PreciseConfig;
 import dev.homing.router.kvevents.PublisherAddress;
 import dev.homing.sim.engine.Preset;
 import dev.homing.sim.http.SimPod;
@@ -105,7 +105,7 @@ public final class LocalCluster implements AutoCloseable {
             Path config = o.config();
             if (o.precise() && config == null) {
                 generated = Files.createTempFile("homing-precise-", ".yaml");
-                Files.writeString(generated, PreciseConfig.yaml());
+                Files.writeString(generated, DefaultConfig.preciseText());
                 config = generated;
             }
             Path routerConfig = config;

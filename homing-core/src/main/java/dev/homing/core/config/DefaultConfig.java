@@ -9,27 +9,41 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * What runs with no configuration, written as a config file ({@code homing-default.yaml}) and loaded like any other:
- * llm-d's built-in default (approximate prefix 3, queue 2, KV-cache utilisation 2, max-score picker) plus two
- * scorers at weight 1 that read what the router knows exactly:
+ * llm-d's built-in default (approximate prefix 3, queue 2, KV-cache utilisation 2, max-score picker) plus three
+ * scorers that read what the router knows exactly:
  * <ul>
- *   <li>the newcomer spreader ({@code no-hit-lru-scorer}): 0.5 everywhere for a request some pod already holds, so it
- *       only orders where newcomers go;</li>
- *   <li>{@code active-request-scorer}: this router's requests in flight per endpoint, counted at the pick. Below
+ *   <li>the newcomer spreader ({@code no-hit-lru-scorer}, 1): 0.5 everywhere for a request some pod already holds, so
+ *       it only orders where newcomers go;</li>
+ *   <li>{@code active-request-scorer} (1): this router's requests in flight per endpoint, counted at the pick. Below
  *       saturation the queue scorer sees empty queues everywhere and cannot tell a pod running ten requests from an
- *       idle one; this can, and it is never stale.</li>
+ *       idle one; this can, and it is never stale;</li>
+ *   <li>{@code token-load-scorer} (3): the same requests weighed in tokens (prompt plus expected output), so a pod
+ *       holding long conversations counts as busier than one holding short questions.</li>
  * </ul>
+ * And the precise variant ({@code homing-precise.yaml}, what {@code homing up --precise} runs): the same weights with
+ * llm-d's precise producer fed by the pods' KV-cache events.
  */
 public final class DefaultConfig {
 
     public static final String RESOURCE = "homing-default.yaml";
+    public static final String PRECISE_RESOURCE = "homing-precise.yaml";
 
     private DefaultConfig() {
     }
 
     public static String text() {
-        try (InputStream in = DefaultConfig.class.getResourceAsStream(RESOURCE)) {
+        return read(RESOURCE);
+    }
+
+    /** The precise config's YAML: one file for the router and the benchmark's {@code homing-precise} policy. */
+    public static String preciseText() {
+        return read(PRECISE_RESOURCE);
+    }
+
+    private static String read(String resource) {
+        try (InputStream in = DefaultConfig.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException(RESOURCE + " is missing from the jar");
+                throw new IllegalStateException(resource + " is missing from the jar");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.homing.core.config.DefaultConfig;
 import dev.homing.core.plugins.precise.PrecisePrefixCacheProducer;
 import dev.homing.router.fixtures.PodTokenizer;
 import dev.homing.router.fixtures.TestCluster;
@@ -52,7 +53,7 @@ class KvEventsReloadIT {
                 }))) {
             assertThat(c.router().kvEvents().producers()).isEmpty();
 
-            Files.writeString(file, PreciseConfig.yaml());
+            Files.writeString(file, DefaultConfig.preciseText());
             await().atMost(WAIT).until(() -> c.router().kvEvents().producers()
                     .equals(List.of("precise-prefix-cache-producer")));
             c.awaitKvEvents();
@@ -65,7 +66,7 @@ class KvEventsReloadIT {
             // Another concurrency: a new producer, a new empty index, a new subscription.
             PrecisePrefixCacheProducer before = c.router().config().pluginsOf(PrecisePrefixCacheProducer.class)
                     .getFirst();
-            Files.writeString(file, PreciseConfig.yaml().replace("concurrency: 4", "concurrency: 2"));
+            Files.writeString(file, DefaultConfig.preciseText().replace("concurrency: 4", "concurrency: 2"));
             await().atMost(WAIT).until(() -> c.router().config().pluginsOf(PrecisePrefixCacheProducer.class)
                     .getFirst() != before);
             assertThat(c.router().kvEvents().producers()).containsExactly("precise-prefix-cache-producer");

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.homing.core.config.DefaultConfig;
 import dev.homing.protocol.metrics.MetricsText;
 import dev.homing.router.fixtures.PodTokenizer;
 import dev.homing.router.fixtures.TestCluster;
@@ -46,7 +47,7 @@ class PreciseRoutingIT {
 
     @BeforeAll
     static void start() throws Exception {
-        Path config = Files.writeString(dir.resolve("precise.yaml"), PreciseConfig.yaml());
+        Path config = Files.writeString(dir.resolve("precise.yaml"), DefaultConfig.preciseText());
         AtomicInteger n = new AtomicInteger();
         cluster = TestCluster.start(3,
                 pod -> pod.engine(Preset.CPU_QWEN2_5_0_5B.engine().withNumGpuBlocks(BLOCKS)

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.homing.core.config.DefaultConfig;
 import dev.homing.core.endpoint.Endpoint;
 import dev.homing.protocol.metrics.MetricsText;
 import dev.homing.protocol.metrics.Sample;
@@ -75,7 +76,7 @@ class PythonPublisherIT {
                     "replay", true), "opened");
             JsonNode b = py.call(Map.of("cmd", "open", "pub", "b", "mode", "bind", "endpoint", "tcp://127.0.0.1:*",
                     "replay", false), "opened");
-            Path config = Files.writeString(dir.resolve("precise.yaml"), PreciseConfig.yaml());
+            Path config = Files.writeString(dir.resolve("precise.yaml"), DefaultConfig.preciseText());
             try (TestCluster cluster = TestCluster.start(2, pod -> pod, (options, pods) -> options.with(o -> {
                 o.configFile = config;
                 o.tokenSource = new FixedTokens(tokens());
@@ -169,7 +170,7 @@ class PythonPublisherIT {
 
     @Test
     void aBoundSubscriberTellsPodsApartByTheirTopics() throws Exception {
-        String yaml = PreciseConfig.yaml().replace(
+        String yaml = DefaultConfig.preciseText().replace(
                 "      discoverPods: true\n      podDiscoveryConfig:\n        socketPort: 5557\n",
                 "      discoverPods: false\n      zmqEndpoint: \"tcp://127.0.0.1:*\"\n");
         assertThat(yaml).contains("zmqEndpoint");

@@ -7,12 +7,12 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.homing.core.config.ConfigException;
+import dev.homing.core.config.DefaultConfig;
 import dev.homing.core.endpoint.Endpoint;
 import dev.homing.router.RouterOptions;
 import dev.homing.router.RouterServer;
 import dev.homing.router.fixtures.HttpJson;
 import dev.homing.router.fixtures.PodTokenizer;
-import dev.homing.router.kvevents.PreciseConfig;
 import dev.homing.router.kvevents.PublisherAddress;
 import dev.homing.sim.engine.CostModel;
 import dev.homing.sim.engine.Preset;
@@ -88,7 +88,7 @@ class ReplicasIT {
                     PublisherAddress.EVENTS_LABEL, pod.kvEventsEndpoint(),
                     PublisherAddress.REPLAY_LABEL, pod.kvEventsReplayEndpoint())));
         }
-        String precise = PreciseConfig.yaml();
+        String precise = DefaultConfig.preciseText();
         String dialing = "      discoverPods: true\n      podDiscoveryConfig:\n        socketPort: 5557\n";
         assertThat(precise).contains(dialing);
         Path subscribing = Files.writeString(dir.resolve("a.yaml"), precise);
