@@ -8,6 +8,9 @@ import java.util.List;
 /** The engine's state of one request: its tokens, their block hashes, its KV blocks and its progress. */
 final class EngineRequest {
 
+    /** Output tokens room reserved at first: most answers fit, longer ones double the arrays. */
+    private static final int HEADROOM = 256;
+
     enum State { ARRIVING, WAITING, RUNNING, FINISHED }
 
     final SimRequest request;
@@ -21,10 +24,12 @@ final class EngineRequest {
     private final List<Object> laterBlockKeys;
     private final int blockSize;
 
-    final int[] tokens;
+    /** Grown as tokens are appended, up to {@code maxLength}: a request sized for max_model_len rarely gets there. */
+    int[] tokens;
     int numTokens;
-    final BlockHash[] hashes;
+    BlockHash[] hashes;
     int numHashes;
+    private final int maxLength;
     Block[] blocks;
     int numBlocks;
     /** Leading blocks registered in the prefix cache. */
@@ -50,17 +55,26 @@ final class EngineRequest {
         this.promptLength = request.promptTokens().length;
         this.firstBlockKeys = BlockHasher.extraKeys(request.loraName(), request.cacheSalt(), true);
         this.laterBlockKeys = BlockHasher.extraKeys(request.loraName(), request.cacheSalt(), false);
-        this.tokens = Arrays.copyOf(request.promptTokens(), maxLength);
-        this.hashes = new BlockHash[maxLength / blockSize + 1];
-        this.blocks = new Block[Math.min(hashes.length, promptLength / blockSize + 2)];
+        this.maxLength = maxLength;
+        this.tokens = Arrays.copyOf(request.promptTokens(), Math.min(maxLength, promptLength + HEADROOM));
+        this.hashes = new BlockHash[tokens.length / blockSize + 1];
+        this.blocks = new Block[Math.min(maxBlocks(), promptLength / blockSize + 2)];
         this.numTokens = promptLength;
         hashFullBlocks(hasher);
         this.handle = new RequestHandle(this);
     }
 
     void appendToken(int token, BlockHasher hasher) {
+        if (numTokens == tokens.length) {
+            tokens = Arrays.copyOf(tokens, Math.min(maxLength, tokens.length * 2));
+            hashes = Arrays.copyOf(hashes, tokens.length / blockSize + 1);
+        }
         tokens[numTokens++] = token;
         hashFullBlocks(hasher);
+    }
+
+    private int maxBlocks() {
+        return maxLength / blockSize + 1;
     }
 
     /** The extra keys of block {@code j}'s hash, or null. */
@@ -75,7 +89,7 @@ final class EngineRequest {
 
     void addBlock(Block b) {
         if (numBlocks == blocks.length) {
-            blocks = Arrays.copyOf(blocks, Math.min(hashes.length, blocks.length * 2));
+            blocks = Arrays.copyOf(blocks, Math.min(maxBlocks(), blocks.length * 2));
         }
         blocks[numBlocks++] = b;
     }

@@ -79,6 +79,23 @@ class PrefixCacheTest {
     }
 
     @Test
+    void aLongAnswerPastTheFirstAllocationStillCachesEveryFullBlock() {
+        Engine engine = engine(config(1000));
+        int[] p = prompt(32, 5);
+        RecordingObserver o = new RecordingObserver();
+        // 600 output tokens: the request's token and hash arrays grow twice on the way
+        engine.submit(SimRequest.of("a", p, 600, new EchoTokens(prompt(600, 7), -1, false)), 0, o);
+        runUntilIdle(engine);
+        int[] conversation = new int[625];
+        System.arraycopy(p, 0, conversation, 0, 32);
+        for (int i = 0; i < 593; i++) {
+            conversation[32 + i] = o.tokens.get(i);
+        }
+        // 632 tokens, KV for 631: 39 full blocks; the 625-token prompt may hit 624 of them
+        assertThat(engine.cachedPrefixTokens(conversation, null, null)).isEqualTo(39 * BLOCK);
+    }
+
+    @Test
     void cacheSaltAndLoraSeparateCaches() {
         Engine engine = engine(config(1000));
         int[] p = prompt(64, 2);
