@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Reads {@code usage} from a response as its bytes pass through, without holding the stream back. For SSE it keeps
@@ -20,7 +21,7 @@ public final class UsageScanner {
 
     private final boolean sse;
     private final ByteArrayOutputStream line = new ByteArrayOutputStream(512);
-    private byte[] lastUsageLine;
+    private byte[] lastUsageJson;
     private boolean overflow;
 
     public UsageScanner(boolean sse) {
@@ -40,8 +41,14 @@ public final class UsageScanner {
         int end = offset + length;
         for (int i = offset; i < end; i++) {
             if (chunk[i] == '\n') {
-                line.write(chunk, start, i - start);
-                endOfLine();
+                if (line.size() == 0) {
+                    line(chunk, start, i); // the common case: the whole line is in this chunk, read in place
+                } else {
+                    line.write(chunk, start, i - start);
+                    byte[] l = line.toByteArray();
+                    line.reset();
+                    line(l, 0, l.length);
+                }
                 start = i + 1;
             }
         }
@@ -50,21 +57,21 @@ public final class UsageScanner {
         }
     }
 
-    private void endOfLine() {
-        byte[] l = line.toByteArray();
-        line.reset();
-        if (l.length > 6 && l[0] == 'd' && startsWith(l, "data:") && contains(l, USAGE) && !contains(l, NO_USAGE)) {
-            lastUsageLine = l;
+    /** One SSE line, {@code b[from, to)}; copied only when it is the usage line. */
+    private void line(byte[] b, int from, int to) {
+        if (to - from > 6 && b[from] == 'd' && startsWith(b, from, "data:") && contains(b, from, to, USAGE)
+                && !contains(b, from, to, NO_USAGE)) {
+            lastUsageJson = Arrays.copyOfRange(b, from + 5, to);
         }
     }
 
     public Usage usage() {
         byte[] json;
         if (sse) {
-            if (lastUsageLine == null) {
+            if (lastUsageJson == null) {
                 return Usage.UNKNOWN;
             }
-            json = java.util.Arrays.copyOfRange(lastUsageLine, 5, lastUsageLine.length);
+            json = lastUsageJson;
         } else {
             if (overflow || line.size() == 0) {
                 return Usage.UNKNOWN;
@@ -85,18 +92,18 @@ public final class UsageScanner {
         }
     }
 
-    private static boolean startsWith(byte[] b, String prefix) {
+    private static boolean startsWith(byte[] b, int from, String prefix) {
         for (int i = 0; i < prefix.length(); i++) {
-            if (b[i] != prefix.charAt(i)) {
+            if (b[from + i] != prefix.charAt(i)) {
                 return false;
             }
         }
         return true;
     }
 
-    private static boolean contains(byte[] haystack, byte[] needle) {
+    private static boolean contains(byte[] haystack, int from, int to, byte[] needle) {
         outer:
-        for (int i = 0; i + needle.length <= haystack.length; i++) {
+        for (int i = from; i + needle.length <= to; i++) {
             for (int j = 0; j < needle.length; j++) {
                 if (haystack[i + j] != needle[j]) {
                     continue outer;
