@@ -7,6 +7,7 @@ import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.plugin.PluginContext;
 import dev.homing.core.plugin.PluginRegistry;
 import dev.homing.core.plugin.SaturationDetector;
+import dev.homing.core.plugins.datalayer.CoreMetricsExtractor;
 import dev.homing.core.plugins.precise.PreciseIndexFactory;
 import dev.homing.core.plugins.precise.PrecisePrefixCacheProducer;
 import dev.homing.core.plugins.prefix.ApproxPrefixCacheProducer;
@@ -67,6 +68,8 @@ public final class RouterServer implements AutoCloseable {
         return t;
     });
 
+    private static final CoreMetricsExtractor BUILT_IN_EXTRACTOR = CoreMetricsExtractor.builtIn();
+
     private RouterServer(RouterOptions options) throws ConfigException {
         this.options = options;
         this.pool = new EndpointPool(options.creditUnreflected());
@@ -105,7 +108,8 @@ public final class RouterServer implements AutoCloseable {
         this.scrapeClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(options.scrapeTimeout()).build();
         this.scraper = new MetricsScraper(pool, catalog, scrapeClient, options.scrapeInterval(), options.scrapeTimeout(),
-                options.modelsInterval(), SystemTicker.INSTANCE, (e, ok, nanos) -> metrics.scraped(e, ok));
+                options.modelsInterval(), SystemTicker.INSTANCE, (e, ok, nanos) -> metrics.scraped(e, ok),
+                this::metricsExtractor);
         pool.setEndpoints(options.endpoints());
 
         RequestIntake intake = new RequestIntake(catalog, options.maxBodyBytes());
@@ -203,6 +207,12 @@ public final class RouterServer implements AutoCloseable {
             return Double.NaN;
         }
         return d.saturation(pool.snapshot().endpoints(), SystemTicker.INSTANCE.nanos());
+    }
+
+    /** The running config's metrics extractor, or llm-d's built-in one when it has none. */
+    private CoreMetricsExtractor metricsExtractor() {
+        List<CoreMetricsExtractor> configured = policy.current().pluginsOf(CoreMetricsExtractor.class);
+        return configured.isEmpty() ? BUILT_IN_EXTRACTOR : configured.getFirst();
     }
 
     /** The running config's precise producers: each is fed KV events. */

@@ -1,40 +1,50 @@
 package dev.homing.router.scrape;
 
 import dev.homing.core.endpoint.EndpointMetrics;
+import dev.homing.core.plugins.datalayer.EngineConfig;
+import dev.homing.core.plugins.datalayer.MetricSpec;
 import dev.homing.protocol.metrics.MetricsText;
 import dev.homing.protocol.metrics.Sample;
+import dev.homing.protocol.metrics.VllmMetrics;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Set;
 
-/** Turns one scrape's text into the signals scheduling reads (llm-d's {@code core-metrics-extractor}). */
+/**
+ * Turns one scrape's text into the signals scheduling reads, where the endpoint's engine keeps them (llm-d's
+ * {@code core-metrics-extractor} and its {@link EngineConfig engine configs}).
+ */
 public final class MetricsExtractor {
 
     private MetricsExtractor() {
     }
 
-    public static EndpointMetrics extract(MetricsText m, MetricNames names, long nowNanos) {
-        int waiting = count(m.latest(names.waiting()));
-        int running = count(m.latest(names.running()));
-        double kv = m.latest(names.kvUsage());
-        if (Double.isNaN(kv) && names.kvUsageFallback() != null) {
-            kv = m.latest(names.kvUsageFallback());
+    public static EndpointMetrics extract(MetricsText m, EngineConfig engine, long nowNanos) {
+        int waiting = count(value(m, engine.queuedRequests()));
+        int running = count(value(m, engine.runningRequests()));
+        double kv = value(m, engine.kvUsage());
+        if (Double.isNaN(kv) && engine.name().equals("vllm")) {
+            kv = m.latest(VllmMetrics.GPU_CACHE_USAGE_PERC); // vLLM before 0.11 named it so
         }
         int blockSize = -1;
         long numBlocks = -1;
-        Sample cache = m.latestSample(names.cacheInfo());
+        Sample cache = sample(m, engine.cacheInfo());
         if (cache != null) {
-            blockSize = (int) parseLong(cache.label(names.cacheBlockSizeLabel()));
-            numBlocks = parseLong(cache.label(names.cacheNumBlocksLabel()));
+            blockSize = (int) parseLong(cache.label(engine.cacheBlockSizeLabelName()));
+            numBlocks = parseLong(cache.label(engine.cacheNumBlocksLabelName()));
+        } else {
+            blockSize = (int) orMinusOne(value(m, engine.cacheBlockSize()));
+            numBlocks = orMinusOne(value(m, engine.cacheNumBlocks()));
         }
         Set<String> active = Set.of();
         Set<String> waitingModels = Set.of();
         int maxLora = -1;
-        if (names.loraInfo() != null) {
+        if (engine.lora() != null) {
             // vLLM sets the value to the time of the update; the newest series is the current one (llm-d's rule).
             Sample lora = null;
-            for (Sample s : m.samples(names.loraInfo())) {
-                if (lora == null || s.value() >= lora.value()) {
+            for (Sample s : m.samples(engine.lora().name())) {
+                if (matches(s, engine.lora()) && (lora == null || s.value() >= lora.value())) {
                     lora = s;
                 }
             }
@@ -47,8 +57,43 @@ public final class MetricsExtractor {
         return new EndpointMetrics(waiting, running, kv, blockSize, numBlocks, active, waitingModels, maxLora, nowNanos);
     }
 
+    private static double value(MetricsText m, MetricSpec spec) {
+        Sample s = sample(m, spec);
+        return s == null ? Double.NaN : s.value();
+    }
+
+    /** The newest series of the spec's metric whose labels include the spec's; null when none or no spec. */
+    private static Sample sample(MetricsText m, MetricSpec spec) {
+        if (spec == null) {
+            return null;
+        }
+        if (spec.labels().isEmpty()) {
+            return m.latestSample(spec.name());
+        }
+        Sample best = null;
+        for (Sample s : m.samples(spec.name())) {
+            if (matches(s, spec) && (best == null || s.timestampMs() >= best.timestampMs())) {
+                best = s;
+            }
+        }
+        return best;
+    }
+
+    private static boolean matches(Sample s, MetricSpec spec) {
+        for (Map.Entry<String, String> l : spec.labels().entrySet()) {
+            if (!l.getValue().equals(s.label(l.getKey()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static int count(double v) {
         return Double.isNaN(v) ? -1 : (int) Math.max(0, Math.round(v));
+    }
+
+    private static long orMinusOne(double v) {
+        return Double.isNaN(v) ? -1 : (long) v;
     }
 
     private static long parseLong(String s) {

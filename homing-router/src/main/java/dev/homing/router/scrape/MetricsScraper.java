@@ -7,6 +7,7 @@ import dev.homing.core.endpoint.EndpointLoad;
 import dev.homing.core.endpoint.EndpointMetrics;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.endpoint.EndpointState;
+import dev.homing.core.plugins.datalayer.CoreMetricsExtractor;
 import dev.homing.core.time.Ticker;
 import dev.homing.protocol.metrics.MetricsFormatException;
 import dev.homing.protocol.metrics.MetricsText;
@@ -28,6 +29,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Scrapes every endpoint's {@code /metrics} on a fixed interval (llm-d: 50 ms) and its {@code /v1/models} now and
@@ -49,6 +51,7 @@ public final class MetricsScraper implements AutoCloseable {
     private final Duration modelsInterval;
     private final Ticker ticker;
     private final ScrapeObserver observer;
+    private final Supplier<CoreMetricsExtractor> extractor;
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
     /** When each endpoint's {@code /v1/models} was last asked for, answered or not; pruned to the pool each tick. */
     private final Map<String, Long> modelsAsked = new ConcurrentHashMap<>();
@@ -64,8 +67,10 @@ public final class MetricsScraper implements AutoCloseable {
         void scraped(Endpoint endpoint, boolean ok, long durationNanos);
     }
 
+    /** @param extractor which metrics mean what, per engine: the running config's {@code core-metrics-extractor} */
     public MetricsScraper(EndpointPool pool, EndpointCatalog catalog, HttpClient client, Duration interval,
-                          Duration timeout, Duration modelsInterval, Ticker ticker, ScrapeObserver observer) {
+                          Duration timeout, Duration modelsInterval, Ticker ticker, ScrapeObserver observer,
+                          Supplier<CoreMetricsExtractor> extractor) {
         this.pool = pool;
         this.catalog = catalog;
         this.client = client;
@@ -74,6 +79,7 @@ public final class MetricsScraper implements AutoCloseable {
         this.modelsInterval = modelsInterval;
         this.ticker = ticker;
         this.observer = observer;
+        this.extractor = extractor;
     }
 
     public void start() {
@@ -119,8 +125,7 @@ public final class MetricsScraper implements AutoCloseable {
             }
             MetricsText text = PrometheusTextParser.parse(res.body());
             long now = ticker.nanos();
-            EndpointMetrics metrics = MetricsExtractor.extract(text,
-                    MetricNames.forEngine(endpoint.label("llm-d.ai/engine-type")), now);
+            EndpointMetrics metrics = MetricsExtractor.extract(text, extractor.get().engineFor(endpoint.labels()), now);
             pool.updateMetrics(endpoint.name(), metrics, mark);
             catalog.update(endpoint.name(), s -> s.succeeded(now));
             ok = true;

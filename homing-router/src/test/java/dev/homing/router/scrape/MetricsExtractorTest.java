@@ -3,10 +3,16 @@ package dev.homing.router.scrape;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.homing.core.endpoint.EndpointMetrics;
+import dev.homing.core.plugins.datalayer.CoreMetricsExtractor;
+import dev.homing.core.plugins.datalayer.EngineConfig;
 import dev.homing.protocol.metrics.PrometheusTextParser;
 import org.junit.jupiter.api.Test;
 
 class MetricsExtractorTest {
+
+    private static EngineConfig engine(String name) {
+        return CoreMetricsExtractor.builtIn().engines().get(name);
+    }
 
     @Test
     void readsVllmSignals() throws Exception {
@@ -17,7 +23,7 @@ class MetricsExtractorTest {
                 vllm:cache_config_info{block_size="16",num_gpu_blocks="21845",engine="0"} 1.0
                 vllm:lora_requests_info{max_lora="2",running_lora_adapters="a,b",waiting_lora_adapters=""} 1.7e9
                 vllm:lora_requests_info{max_lora="2",running_lora_adapters="c",waiting_lora_adapters="d"} 1.6e9
-                """), MetricNames.VLLM, 42);
+                """), engine("vllm"), 42);
         assertThat(m.waiting()).isEqualTo(4);
         assertThat(m.running()).isEqualTo(2);
         assertThat(m.kvCacheUsage()).isEqualTo(0.25);
@@ -32,7 +38,7 @@ class MetricsExtractorTest {
     @Test
     void oldKvNameIsAFallbackAndMissingValuesStayUnknown() throws Exception {
         EndpointMetrics m = MetricsExtractor.extract(PrometheusTextParser.parse(
-                "vllm:gpu_cache_usage_perc{model_name=\"m\"} 0.5\n"), MetricNames.VLLM, 1);
+                "vllm:gpu_cache_usage_perc{model_name=\"m\"} 0.5\n"), engine("vllm"), 1);
         assertThat(m.kvCacheUsage()).isEqualTo(0.5);
         assertThat(m.waiting()).isEqualTo(-1);
         assertThat(m.blockSize()).isEqualTo(-1);
@@ -45,9 +51,25 @@ class MetricsExtractorTest {
                 sglang:num_queue_reqs 3
                 sglang:token_usage 0.75
                 sglang:cache_config_info{page_size="1",num_pages="5000"} 1
-                """), MetricNames.forEngine("sglang"), 1);
+                """), engine("sglang"), 1);
         assertThat(m.waiting()).isEqualTo(3);
         assertThat(m.kvCacheUsage()).isEqualTo(0.75);
         assertThat(m.numGpuBlocks()).isEqualTo(5000);
+    }
+
+    @Test
+    void trtllmGeometryComesFromGaugesAndLabelledSpecsSelectTheirSeries() throws Exception {
+        EndpointMetrics m = MetricsExtractor.extract(PrometheusTextParser.parse("""
+                nv_trt_llm_request_metrics{request_type="waiting"} 7
+                nv_trt_llm_request_metrics{request_type="scheduled"} 3
+                nv_trt_llm_kv_cache_block_metrics{kv_cache_block_type="fraction"} 0.4
+                nv_trt_llm_kv_cache_block_metrics{kv_cache_block_type="tokens_per"} 32
+                nv_trt_llm_kv_cache_block_metrics{kv_cache_block_type="max"} 9000
+                """), engine("triton-tensorrt-llm"), 1);
+        assertThat(m.waiting()).isEqualTo(7);
+        assertThat(m.running()).isEqualTo(3);
+        assertThat(m.kvCacheUsage()).isEqualTo(0.4);
+        assertThat(m.blockSize()).isEqualTo(32);
+        assertThat(m.numGpuBlocks()).isEqualTo(9000);
     }
 }

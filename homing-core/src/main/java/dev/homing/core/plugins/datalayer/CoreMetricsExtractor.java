@@ -19,7 +19,8 @@ import java.util.stream.Stream;
  * geometry, per inference engine. An endpoint's engine is its label {@code engineLabelKey} (default
  * {@value #ENGINE_LABEL}, then the older {@value #LEGACY_ENGINE_LABEL}); unlabelled endpoints and unknown engines use
  * {@code defaultEngine} (vllm). {@code engineConfigs} entries add engines or replace built-in ones by name; the
- * built-ins (vllm, sglang, trtllm-serve, triton-tensorrt-llm) fill in the rest. The router's scraper reads this.
+ * built-ins (vllm, sglang, trtllm-serve, triton-tensorrt-llm) fill in the rest. The router's scraper reads the
+ * running config's extractor ({@link #builtIn} without one).
  */
 public record CoreMetricsExtractor(String name, String engineLabelKey, String defaultEngine,
                                    Map<String, EngineConfig> engines) implements Plugin {
@@ -37,6 +38,13 @@ public record CoreMetricsExtractor(String name, String engineLabelKey, String de
             throw new PluginConfigException("parameter 'defaultEngine': '" + defaultEngine
                     + "' is not among the engines: " + String.join(", ", engines.keySet()));
         }
+    }
+
+    /** What a config without a {@code core-metrics-extractor} reads: llm-d's defaults and built-in engines. */
+    public static CoreMetricsExtractor builtIn() {
+        Map<String, EngineConfig> engines = new LinkedHashMap<>();
+        EngineConfig.BUILT_IN.forEach(e -> engines.put(e.name(), e));
+        return new CoreMetricsExtractor(TYPE, ENGINE_LABEL, "vllm", engines);
     }
 
     public static CoreMetricsExtractor create(String name, Parameters p, PluginContext ctx) {
