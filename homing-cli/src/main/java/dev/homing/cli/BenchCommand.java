@@ -138,9 +138,6 @@ final class BenchCommand implements Callable<Integer> {
                 return 1;
             }
             return 0;
-        } catch (IllegalArgumentException e) {
-            System.err.println("homing bench: " + e.getMessage());
-            return Main.EXIT_CONFIG;
         } catch (java.io.IOException e) {
             System.err.println("homing bench: cannot write the report: " + e.getMessage());
             return 1;

@@ -35,10 +35,17 @@ public final class Main implements Runnable {
                 .execute(args);
     }
 
-    /** A configuration error is the user's to fix: say what and where, without a stack trace. */
+    /**
+     * A configuration error, or a value no option accepts (a bad duration, preset, endpoint list), is the user's to
+     * fix: say what and where, without a stack trace.
+     */
     private static int handle(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) throws Exception {
         if (e instanceof ConfigException) {
             cmd.getErr().println("homing: " + e.getMessage());
+            return EXIT_CONFIG;
+        }
+        if (e instanceof IllegalArgumentException) {
+            cmd.getErr().println("homing " + cmd.getCommandName() + ": " + e.getMessage());
             return EXIT_CONFIG;
         }
         throw e;
