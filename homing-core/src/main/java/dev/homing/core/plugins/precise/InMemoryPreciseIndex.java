@@ -28,8 +28,9 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * A {@link PreciseIndex} in this process's memory.
  *
- * <p>Bounded: at most {@code maxEntries} (pod, block) holdings; beyond that the least recently stored goes. All
- * operations take one lock: event application and lookups each touch a few hundred entries.
+ * <p>Bounded: at most {@code maxEntries} (pod, block) holdings, beyond that the least recently stored goes; at most
+ * {@code maxEntries} engine-hash mappings per pod, beyond that the pod's are forgotten. All operations take one lock:
+ * event application and lookups each touch a few hundred entries.
  *
  * <p>Laid out for memory (about 70 bytes a holding) and for lookups that do not chase a pointer per holding. Holdings
  * are rows of three longs addressed by int ids ({@link Holdings}: key; pod, tier and the next holding of the same key;
@@ -207,13 +208,36 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
         }
         long[] keys = StoredBlocks.keys(prev, s, blockSize);
         for (int i = 0; i < keys.length; i++) {
-            pod.engineToKey.put(hashes.get(i).asUint64(), keys[i]);
+            map(pod, hashes.get(i).asUint64(), keys[i]);
         }
         for (int i = keys.length - 1; i >= 0; i--) {
             hold(pod, keys[i], tier, 0); // tail first, so that the bound evicts prefixes from their tails
         }
         storedBlocks.addAndGet(hashes.size());
         return true;
+    }
+
+    /**
+     * Records what a pod's engine hash stands for. The map shrinks with the pod's {@code BlockRemoved} events; should
+     * they not come (mappings learned from other replicas, a publisher that never removes), it is bounded like the
+     * holdings: past {@code maxEntries} mappings the pod's are forgotten, and its chains start again from their roots.
+     */
+    private void map(Pod pod, long engine, long key) {
+        if (pod.engineToKey.size() >= maxEntries && !pod.engineToKey.containsKey(engine)) {
+            pod.engineToKey.clear();
+        }
+        pod.engineToKey.put(engine, key);
+    }
+
+    /** Engine hashes mapped for a pod (bounded by {@code maxEntries}). */
+    int mappedHashes(String podName) {
+        lock.lock();
+        try {
+            Pod p = pods.get(podName);
+            return p == null ? 0 : p.engineToKey.size();
+        } finally {
+            lock.unlock();
+        }
     }
 
     private void removed(Pod pod, BlockRemoved r) {
@@ -779,7 +803,7 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
     public void learn(String podName, long engineHash, long key) {
         lock.lock();
         try {
-            pod(podName).engineToKey.put(engineHash, key);
+            map(pod(podName), engineHash, key);
         } finally {
             lock.unlock();
         }

@@ -36,4 +36,14 @@ class InMemoryPreciseIndexTest extends PreciseIndexContract {
         assertThat(in.match(keys, all, 3, 0).matchedBlocks()).containsExactly(0, 0, 0);
         assertThat(in.keyOf("pod-2", 11)).hasValue(keys[1]);
     }
+
+    @Test
+    void engineHashMappingsAreBoundedLikeTheHoldings() {
+        InMemoryPreciseIndex small = new InMemoryPreciseIndex(4, BS, 7, PreciseIndex.DEFAULT_TIER_WEIGHTS);
+        for (long h = 1; h <= 10; h++) {
+            small.learn("pod-0", h, 100 + h); // mappings no BlockRemoved will ever take back
+            assertThat(small.mappedHashes("pod-0")).isLessThanOrEqualTo(4);
+        }
+        assertThat(small.keyOf("pod-0", 10)).hasValue(110); // the newest mapping is kept
+    }
 }

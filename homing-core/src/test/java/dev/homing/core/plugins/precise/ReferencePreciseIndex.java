@@ -20,9 +20,10 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The object-per-holding {@link InMemoryPreciseIndex} this project had before the columnar one, kept for
- * {@link InMemoryPreciseIndexModelTest} to compare against. One change: a speculative hold is expired by the expiry it
+ * {@link InMemoryPreciseIndexModelTest} to compare against. Two changes: a speculative hold is expired by the expiry it
  * was queued with (the columnar index's rule), so that a refreshed hold at the head of the queue no longer keeps the
- * expired ones behind it in the index (and counted by {@code size()}) until it expires too.
+ * expired ones behind it in the index (and counted by {@code size()}) until it expires too; and a pod's engine-hash
+ * mappings are forgotten past {@code maxEntries} (the columnar index's bound on them).
  *
  * <p>The original's doc:
  *
@@ -74,6 +75,13 @@ final class ReferencePreciseIndex implements PreciseIndex {
     }
 
     /** A pod that holds blocks. */
+    private void map(Pod pod, long engine, long key) {
+        if (pod.engineToKey.size() >= maxEntries && !pod.engineToKey.containsKey(engine)) {
+            pod.engineToKey.clear();
+        }
+        pod.engineToKey.put(engine, key);
+    }
+
     private static final class Pod {
         final String name;
         final LongLongMap engineToKey = new LongLongMap(256);
@@ -177,7 +185,7 @@ final class ReferencePreciseIndex implements PreciseIndex {
         }
         long[] keys = StoredBlocks.keys(prev, s, blockSize);
         for (int i = 0; i < keys.length; i++) {
-            pod.engineToKey.put(hashes.get(i).asUint64(), keys[i]);
+            map(pod, hashes.get(i).asUint64(), keys[i]);
         }
         for (int i = keys.length - 1; i >= 0; i--) {
             hold(pod, keys[i], tier, 0); // tail first, so that the bound evicts prefixes from their tails
@@ -431,7 +439,7 @@ final class ReferencePreciseIndex implements PreciseIndex {
     public void learn(String podName, long engineHash, long key) {
         lock.lock();
         try {
-            pods.computeIfAbsent(podName, Pod::new).engineToKey.put(engineHash, key);
+            map(pods.computeIfAbsent(podName, Pod::new), engineHash, key);
         } finally {
             lock.unlock();
         }
