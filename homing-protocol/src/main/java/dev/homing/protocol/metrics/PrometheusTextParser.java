@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * A parser for the Prometheus text exposition format (0.0.4), tolerant of the OpenMetrics additions a scraper meets
@@ -17,6 +18,14 @@ public final class PrometheusTextParser {
     }
 
     public static MetricsText parse(String text) throws MetricsFormatException {
+        return parse(text, name -> true);
+    }
+
+    /**
+     * Parses only the samples of metrics {@code wanted} accepts; the other lines are skipped after their name (a
+     * scraper that reads six gauges of a page of histograms does not build the rest).
+     */
+    public static MetricsText parse(String text, Predicate<String> wanted) throws MetricsFormatException {
         List<Sample> samples = new ArrayList<>();
         Map<String, String> types = new HashMap<>();
         int lineNo = 0;
@@ -41,6 +50,9 @@ public final class PrometheusTextParser {
                 comment(trimmed, types);
                 continue;
             }
+            if (!wanted.test(nameOf(trimmed))) {
+                continue;
+            }
             try {
                 samples.add(new LineReader(trimmed).sample());
             } catch (RuntimeException e) {
@@ -48,6 +60,15 @@ public final class PrometheusTextParser {
             }
         }
         return new MetricsText(samples, types);
+    }
+
+    /** The metric name a sample line starts with (up to its labels or value). */
+    private static String nameOf(String line) {
+        int i = 0;
+        while (i < line.length() && line.charAt(i) != '{' && line.charAt(i) != ' ' && line.charAt(i) != '\t') {
+            i++;
+        }
+        return line.substring(0, i);
     }
 
     private static void comment(String line, Map<String, String> types) {

@@ -33,6 +33,19 @@ class PrometheusTextParserTest {
     }
 
     @Test
+    void onlyWantedMetricsAreBuiltAndUnwantedLinesAreNotEvenRead() throws Exception {
+        MetricsText m = PrometheusTextParser.parse("""
+                # TYPE vllm:num_requests_waiting gauge
+                vllm:num_requests_waiting{engine="0"} 3.0
+                vllm:time_to_first_token_seconds_bucket{le="+Inf",model_name="m"} 7
+                not_wanted{broken="
+                """, VllmMetrics.NUM_REQUESTS_WAITING::equals);
+        assertThat(m.latest(VllmMetrics.NUM_REQUESTS_WAITING)).isEqualTo(3.0);
+        assertThat(m.has("vllm:time_to_first_token_seconds_bucket")).isFalse();
+        assertThat(m.size()).isEqualTo(1);
+    }
+
+    @Test
     void newestTimestampWinsAmongSeveralSeries() throws Exception {
         MetricsText m = PrometheusTextParser.parse("""
                 vllm:lora_requests_info{running_lora_adapters="a"} 5 2000

@@ -1,15 +1,18 @@
 package dev.homing.router.scrape;
 
 import dev.homing.core.endpoint.EndpointMetrics;
+import dev.homing.core.plugins.datalayer.CoreMetricsExtractor;
 import dev.homing.core.plugins.datalayer.EngineConfig;
 import dev.homing.core.plugins.datalayer.MetricSpec;
 import dev.homing.protocol.metrics.MetricsText;
 import dev.homing.protocol.metrics.Sample;
 import dev.homing.protocol.metrics.VllmMetrics;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Turns one scrape's text into the signals scheduling reads, where the endpoint's engine keeps them (llm-d's
@@ -18,6 +21,13 @@ import java.util.Set;
 public final class MetricsExtractor {
 
     private MetricsExtractor() {
+    }
+
+    /** The metric names {@link #extract} may read under this extractor: what a scrape needs to parse. */
+    public static Predicate<String> reads(CoreMetricsExtractor extractor) {
+        Set<String> names = new HashSet<>(extractor.metricNames());
+        names.add(VllmMetrics.GPU_CACHE_USAGE_PERC);
+        return names::contains;
     }
 
     public static EndpointMetrics extract(MetricsText m, EngineConfig engine, long nowNanos) {

@@ -29,6 +29,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -52,6 +53,7 @@ public final class MetricsScraper implements AutoCloseable {
     private final Ticker ticker;
     private final ScrapeObserver observer;
     private final Supplier<CoreMetricsExtractor> extractor;
+    private volatile Reads reads;
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
     /** When each endpoint's {@code /v1/models} was last asked for, answered or not; pruned to the pool each tick. */
     private final Map<String, Long> modelsAsked = new ConcurrentHashMap<>();
@@ -123,9 +125,10 @@ public final class MetricsScraper implements AutoCloseable {
             if (res.statusCode() != 200) {
                 throw new IOException("GET /metrics answered " + res.statusCode());
             }
-            MetricsText text = PrometheusTextParser.parse(res.body());
+            CoreMetricsExtractor names = extractor.get();
+            MetricsText text = PrometheusTextParser.parse(res.body(), reads(names));
             long now = ticker.nanos();
-            EndpointMetrics metrics = MetricsExtractor.extract(text, extractor.get().engineFor(endpoint.labels()), now);
+            EndpointMetrics metrics = MetricsExtractor.extract(text, names.engineFor(endpoint.labels()), now);
             pool.updateMetrics(endpoint.name(), metrics, mark);
             catalog.update(endpoint.name(), s -> s.succeeded(now));
             ok = true;
@@ -141,6 +144,19 @@ public final class MetricsScraper implements AutoCloseable {
         } finally {
             observer.scraped(endpoint, ok, ticker.nanos() - start);
         }
+    }
+
+    /** The names an extractor reads, kept while the config's extractor stays the same one. */
+    private Predicate<String> reads(CoreMetricsExtractor names) {
+        Reads r = reads;
+        if (r == null || r.extractor() != names) {
+            r = new Reads(names, MetricsExtractor.reads(names));
+            reads = r;
+        }
+        return r.wanted();
+    }
+
+    private record Reads(CoreMetricsExtractor extractor, Predicate<String> wanted) {
     }
 
     /** Known models are refreshed every models interval; unknown ones are asked for again a second after a failure. */
