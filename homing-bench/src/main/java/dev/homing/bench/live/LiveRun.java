@@ -70,6 +70,8 @@ final class LiveRun implements AutoCloseable {
         List<WorkloadRequest> requests = workload.requests();
         progress.started(label, requests.size());
         List<Exchange> exchanges = new ArrayList<>(requests.size());
+        // Each exchange's outcome, once it has been counted: the run ends after the last count, not the last outcome.
+        List<CompletableFuture<?>> counted = new ArrayList<>(requests.size());
         Map<Integer, CompletableFuture<?>> lastTurn = new HashMap<>();
         Semaphore slots = workload.closedLoop() ? new Semaphore(workload.concurrency()) : null;
         for (int i = 0; i < requests.size(); i++) {
@@ -80,11 +82,12 @@ final class LiveRun implements AutoCloseable {
             }
             Exchange x = new Exchange(i, r);
             exchanges.add(x);
-            x.outcome.whenComplete((o, e) -> {
+            counted.add(x.outcome.whenComplete((o, e) -> {
+                count(o);
                 if (slots != null) {
                     slots.release();
                 }
-            });
+            }));
             CompletableFuture<?> previous = r.conversation() >= 0 ? lastTurn.put(r.conversation(), x.outcome) : null;
             if (previous == null || previous.isDone()) {
                 send(x);
@@ -92,7 +95,7 @@ final class LiveRun implements AutoCloseable {
                 previous.whenComplete((o, e) -> send(x));
             }
         }
-        awaitAll(exchanges);
+        awaitAll(exchanges, counted);
         long wall = System.nanoTime() - startNanos;
         List<Exchange.Outcome> outcomes = exchanges.stream().map(x -> x.outcome.join()).filter(o -> o != null)
                 .toList();
@@ -119,9 +122,8 @@ final class LiveRun implements AutoCloseable {
         } catch (RuntimeException e) {
             // Never thrown on a thread nobody watches: the request counts as failed, and the run goes on.
             x.markSent();
+            sent.incrementAndGet();
             x.abort();
-            done.incrementAndGet();
-            failed.incrementAndGet();
             return;
         }
         x.markSent();
@@ -132,16 +134,21 @@ final class LiveRun implements AutoCloseable {
         x.outcome.whenComplete((o, e) -> {
             timeout.cancel(false);
             inFlight.remove(x);
-            boolean ok = o != null && o.status() == 200;
-            int f = ok ? failed.get() : failed.incrementAndGet();
-            progress.progress(sent.get(), done.incrementAndGet(), f);
         });
     }
 
+    /** Counts a settled exchange; one never sent (null) is not counted. */
+    private void count(Exchange.Outcome o) {
+        if (o == null) {
+            return;
+        }
+        int f = o.status() == 200 ? failed.get() : failed.incrementAndGet();
+        progress.progress(sent.get(), done.incrementAndGet(), f);
+    }
+
     /** Waits for every outcome until the deadline, then cuts off what is left. */
-    private void awaitAll(List<Exchange> exchanges) {
-        CompletableFuture<Void> all = CompletableFuture.allOf(exchanges.stream().map(x -> x.outcome)
-                .toArray(CompletableFuture[]::new));
+    private void awaitAll(List<Exchange> exchanges, List<CompletableFuture<?>> counted) {
+        CompletableFuture<Void> all = CompletableFuture.allOf(counted.toArray(CompletableFuture[]::new));
         try {
             all.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
             return;
