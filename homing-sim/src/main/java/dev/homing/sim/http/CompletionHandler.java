@@ -96,10 +96,15 @@ final class CompletionHandler {
         List<RequestHandle> handles = new ArrayList<>(plan.choices().size());
         long submitted = driver.nanoTime();
         try {
+            PodMetrics.Choices parent = null;
             for (int i = 0; i < plan.choices().size(); i++) {
                 SimRequest choice = plan.choices().get(i);
+                // choices come prompt by prompt, n each; vLLM makes each prompt of a batch a request of its own
+                if (i % request.n() == 0) {
+                    parent = metrics.choices(request.n());
+                }
                 handles.add(driver.submit(choice, submitted, metrics.observe(queue.observer(i), submitted,
-                        choice.maxTokens(), request.n())));
+                        choice.maxTokens(), parent)));
             }
         } catch (IllegalArgumentException e) {
             handles.forEach(driver::abort);

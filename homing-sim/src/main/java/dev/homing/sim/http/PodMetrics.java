@@ -167,13 +167,18 @@ final class PodMetrics {
         return (start, end, tokens, running) -> iterationTokens.observe(tokens);
     }
 
+    /** The choices of one HTTP request with {@code n} choices, as vLLM's parent request counts them. */
+    Choices choices(int n) {
+        return new Choices(n);
+    }
+
     /**
      * Wraps one engine request's observer to time it from {@code submitNanos} on the engine's clock.
      *
      * @param maxTokens the request's {@code max_tokens} as the engine got it
-     * @param n the {@code n} of the HTTP request it belongs to
+     * @param parent the choices of the HTTP request it belongs to
      */
-    RequestObserver observe(RequestObserver inner, long submitNanos, int maxTokens, int n) {
+    RequestObserver observe(RequestObserver inner, long submitNanos, int maxTokens, Choices parent) {
         return new RequestObserver() {
             private long scheduled = Long.MIN_VALUE;
             private long first = Long.MIN_VALUE;
@@ -221,12 +226,34 @@ final class PodMetrics {
                 }
                 promptTokens.observe(usage.promptTokens());
                 generationTokens.observe(usage.completionTokens());
-                maxGenerationTokens.observe(usage.completionTokens());
                 maxTokensParam.observe(maxTokens);
-                nParam.observe(n);
+                parent.finished(usage.completionTokens());
                 inner.onFinish(reason, usage, nanos);
             }
         };
+    }
+
+    /**
+     * vLLM observes {@code n} and the longest answer once per HTTP request, when the last of its choices ends
+     * (its {@code ParentRequest}); every other per-request series is observed per choice.
+     */
+    final class Choices {
+        private final int n;
+        private int unfinished;
+        private int longest;
+
+        private Choices(int n) {
+            this.n = n;
+            this.unfinished = n;
+        }
+
+        private synchronized void finished(int generated) {
+            longest = Math.max(longest, generated);
+            if (--unfinished == 0) {
+                maxGenerationTokens.observe(longest);
+                nParam.observe(n);
+            }
+        }
     }
 
     /** The Prometheus text exposition, with the engine read once for all gauges and counters. */

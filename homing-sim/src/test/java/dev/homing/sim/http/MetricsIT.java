@@ -82,7 +82,13 @@ class MetricsIT {
                 "vllm:request_queue_time_seconds_count" + labels + " 2",
                 "vllm:request_prefill_time_seconds_count" + labels + " 2",
                 "vllm:request_decode_time_seconds_count" + labels + " 2",
-                "vllm:request_params_n_bucket{engine=\"0\",model_name=\"qwen\",le=\"2.0\"} 2",
+                // n and the longest answer once per HTTP request, as vLLM's parent request observes them
+                "vllm:request_params_n_bucket{engine=\"0\",model_name=\"qwen\",le=\"1.0\"} 0",
+                "vllm:request_params_n_bucket{engine=\"0\",model_name=\"qwen\",le=\"2.0\"} 1",
+                "vllm:request_params_n_sum" + labels + " 2.0",
+                "vllm:request_max_num_generation_tokens_count" + labels + " 1",
+                "vllm:request_max_num_generation_tokens_sum" + labels + " 3.0",
+                "vllm:request_generation_tokens_count" + labels + " 2",
                 "vllm:request_params_max_tokens_sum" + labels + " 6.0",
                 "vllm:lora_requests_info{max_lora=\"1\",running_lora_adapters=\"\",waiting_lora_adapters=\"\"}");
         assertThat(buckets(text, "vllm:time_to_first_token_seconds")).containsExactly(0.001, 0.005, 0.01, 0.02, 0.04,
@@ -111,6 +117,25 @@ class MetricsIT {
                 + "\"21845\",prefix_caching_hash_algo=\"sha256_cbor\".*} 1\\.0");
 
         Promtool.assertOnlyVllmNamingComplaints(text, dir);
+    }
+
+    @Test
+    void eachPromptOfABatchIsARequestWithNChoices() throws Exception {
+        pod = SimPod.start(SimPodConfig.builder().model(MODEL).servedModelNames(List.of("qwen")).podName("pod-a")
+                .engine(Preset.CPU_QWEN2_5_0_5B.engine().withCost(CostModel.simple(0, 10_000, 2_000_000, 0)))
+                .build());
+        PodClient http = new PodClient(pod.baseUrl());
+        assertThat(http.postJson("/v1/completions", "{\"model\":\"qwen\",\"prompt\":[\"Hello there\",\"Good day\"],"
+                + "\"max_tokens\":4,\"ignore_eos\":true,\"n\":3}").get("choices")).hasSize(6);
+        String text = http.get("/metrics").body();
+        String labels = "{engine=\"0\",model_name=\"qwen\"}";
+        assertThat(text).contains(
+                "vllm:request_generation_tokens_count" + labels + " 6",
+                "vllm:request_params_max_tokens_count" + labels + " 6",
+                "vllm:request_params_n_count" + labels + " 2",
+                "vllm:request_params_n_sum" + labels + " 6.0",
+                "vllm:request_max_num_generation_tokens_count" + labels + " 2",
+                "vllm:request_max_num_generation_tokens_sum" + labels + " 8.0");
     }
 
     private static List<Double> buckets(String text, String histogram) {
