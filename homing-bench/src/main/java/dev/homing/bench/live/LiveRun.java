@@ -2,6 +2,7 @@ package dev.homing.bench.live;
 
 import dev.homing.bench.result.PolicyRun;
 import dev.homing.bench.result.RequestRecord;
+import dev.homing.bench.workload.RequestBodies;
 import dev.homing.bench.workload.Workload;
 import dev.homing.bench.workload.WorkloadRequest;
 import dev.homing.bench.workload.Workloads;
@@ -112,11 +113,11 @@ final class LiveRun implements AutoCloseable {
         WorkloadRequest r = x.request;
         HttpRequest request;
         try {
-            HttpRequest.Builder b = HttpRequest.newBuilder(RequestBodies.endpoint(baseUrl, r.prompt()))
+            HttpRequest.Builder b = HttpRequest.newBuilder(Endpoints.of(baseUrl, r.prompt()))
                     .timeout(requestTimeout)
                     .header("Content-Type", "application/json")
                     .header("Accept", "text/event-stream")
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(RequestBodies.json(r, tokenIds)));
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(RequestBodies.of(r, r.model(), tokenIds)));
             headers.forEach(b::header);
             request = b.build();
         } catch (RuntimeException e) {

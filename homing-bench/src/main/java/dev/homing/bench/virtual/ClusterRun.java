@@ -9,6 +9,7 @@ import dev.homing.bench.policy.PolicyRequest;
 import dev.homing.bench.result.LoadSample;
 import dev.homing.bench.result.PolicyRun;
 import dev.homing.bench.result.RequestRecord;
+import dev.homing.bench.workload.RequestBodies;
 import dev.homing.bench.workload.Workload;
 import dev.homing.bench.workload.WorkloadRequest;
 import dev.homing.bench.workload.Workloads;

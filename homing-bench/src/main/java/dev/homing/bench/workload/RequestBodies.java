@@ -1,21 +1,21 @@
-package dev.homing.bench.virtual;
+package dev.homing.bench.workload;
 
-import dev.homing.bench.workload.Prompt;
-import dev.homing.bench.workload.WorkloadRequest;
 import java.nio.charset.StandardCharsets;
 
 /**
  * The OpenAI body a client would send for a workload request, as inference-perf sends them: streaming with usage, a
  * completion's {@code prompt} (text, or token ids when the workload says so) or a chat's {@code messages},
- * {@code max_tokens}, and {@code ignore_eos} when set. Built at the request's arrival and parsed by the router's own
- * parser, so the scheduler sees what it sees in production.
+ * {@code max_tokens}, and {@code ignore_eos} (a vLLM extension) when set. The live driver sends it; the virtual
+ * runner builds it at the request's arrival for the router's own parser, so the scheduler sees what it sees in
+ * production.
  */
-final class RequestBodies {
+public final class RequestBodies {
 
     private RequestBodies() {
     }
 
-    static byte[] of(WorkloadRequest r, String model, boolean tokenIdPrompts) {
+    /** @param tokenIdPrompts send a text prompt as its token ids (traces that give ids are the model's own tokens) */
+    public static byte[] of(WorkloadRequest r, String model, boolean tokenIdPrompts) {
         Prompt p = r.prompt();
         StringBuilder b = new StringBuilder(estimate(p));
         b.append("{\"model\":");

@@ -1,12 +1,9 @@
-package dev.homing.bench.live;
+package dev.homing.bench.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.homing.bench.workload.Prompt;
-import dev.homing.bench.workload.WorkloadRequest;
-import java.net.URI;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -22,34 +19,34 @@ class RequestBodiesTest {
     }
 
     @Test
-    void completionsOrChatUnderTheBaseWithOrWithoutV1() {
-        assertThat(RequestBodies.endpoint(URI.create("http://h:8000"), TEXT))
-                .isEqualTo(URI.create("http://h:8000/v1/completions"));
-        assertThat(RequestBodies.endpoint(URI.create("http://h:8000/"), CHAT))
-                .isEqualTo(URI.create("http://h:8000/v1/chat/completions"));
-        assertThat(RequestBodies.endpoint(URI.create("https://h/api/v1/"), TEXT))
-                .isEqualTo(URI.create("https://h/api/v1/completions"));
-    }
-
-    @Test
     void streamedWithUsageAndTheWorkloadsLimits() throws Exception {
-        JsonNode b = JSON.readTree(RequestBodies.json(request(TEXT, true), false));
+        JsonNode b = JSON.readTree(RequestBodies.of(request(TEXT, true), "m", false));
         assertThat(b.get("model").asText()).isEqualTo("m");
         assertThat(b.get("prompt").asText()).isEqualTo(" the of");
         assertThat(b.get("max_tokens").asInt()).isEqualTo(12);
         assertThat(b.get("ignore_eos").asBoolean()).isTrue();
         assertThat(b.get("stream").asBoolean()).isTrue();
         assertThat(b.at("/stream_options/include_usage").asBoolean()).isTrue();
-        assertThat(JSON.readTree(RequestBodies.json(request(TEXT, false), false)).has("ignore_eos")).isFalse();
+        assertThat(JSON.readTree(RequestBodies.of(request(TEXT, false), "m", false)).has("ignore_eos")).isFalse();
     }
 
     @Test
     void chatsSendMessagesAndIdTracesSendIds() throws Exception {
-        JsonNode chat = JSON.readTree(RequestBodies.json(request(CHAT, false), false));
+        JsonNode chat = JSON.readTree(RequestBodies.of(request(CHAT, false), "m", false));
         assertThat(chat.has("prompt")).isFalse();
         assertThat(chat.get("messages").toString())
                 .isEqualTo("[{\"role\":\"system\",\"content\":\"s\"},{\"role\":\"user\",\"content\":\"u\"}]");
-        JsonNode ids = JSON.readTree(RequestBodies.json(request(TEXT, false), true));
+        JsonNode ids = JSON.readTree(RequestBodies.of(request(TEXT, false), "m", true));
         assertThat(ids.get("prompt").toString()).isEqualTo("[256,257]");
+    }
+
+    @Test
+    void textIsEscapedAsJson() throws Exception {
+        String nasty = "say \"hi\"\\ \n\t\u0001 é 日本";
+        Prompt p = Prompt.chat(List.of(new Prompt.Message("user", nasty)), new int[] {1});
+        JsonNode chat = JSON.readTree(RequestBodies.of(request(p, false), "m", false));
+        assertThat(chat.at("/messages/0/content").asText()).isEqualTo(nasty);
+        JsonNode text = JSON.readTree(RequestBodies.of(request(Prompt.text(nasty, null), false), "m", false));
+        assertThat(text.get("prompt").asText()).isEqualTo(nasty);
     }
 }
