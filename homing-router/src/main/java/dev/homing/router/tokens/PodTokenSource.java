@@ -3,9 +3,9 @@ package dev.homing.router.tokens;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.endpoint.EndpointState;
@@ -14,11 +14,13 @@ import dev.homing.core.request.TokenSource;
 import dev.homing.protocol.openai.PromptShape;
 import dev.homing.protocol.openai.RoutingFields;
 import dev.homing.router.scrape.EndpointCatalog;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,6 +42,9 @@ public final class PodTokenSource implements TokenSource, AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final JsonFactory FACTORY = new JsonFactory();
+    private static final byte[] MODEL_FIELD = "{\"model\":\"".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] MESSAGES_FIELD = "\",\"messages\":[".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] CHAT_END = "],\"add_generation_prompt\":false}".getBytes(StandardCharsets.UTF_8);
 
     private final EndpointPool pool;
     private final EndpointCatalog catalog;
@@ -69,19 +74,23 @@ public final class PodTokenSource implements TokenSource, AutoCloseable {
                 return Optional.of(tokenIds(f));
             }
             if (f.promptShape() == PromptShape.MESSAGES) {
-                List<byte[]> messages = messages(f);
-                int[] cached = cache.lookupMessages(model, messages);
+                int[] spans = messageSpans(f);
+                TokenPrefixCache.Conversation c = TokenPrefixCache.Conversation.of(model, f.body(), spans);
+                int[] cached = cache.lookup(c);
                 if (cached != null) {
                     hits.incrementAndGet();
                     return Optional.of(cached);
                 }
-                ArrayNode list = (ArrayNode) JSON.readTree(f.body(), f.promptOffset(), f.promptLength());
-                Optional<Tokenized> t = tokenize(chatBody(model, list, list.size()), renderUrl, timeout, model);
-                t.ifPresent(tok -> cache.storeMessages(model, messages, tok.ids));
-                if (t.isPresent() && messages.size() > 1 && !cache.hasMessages(model, messages.subList(0, messages.size() - 1))) {
-                    warmHistory(model, list, messages, renderUrl, timeout);
+                int n = c.size();
+                Optional<int[]> t = tokenize(chatBody(model, f.body(), spans, n), renderUrl, timeout, model)
+                        .map(tok -> tok.ids);
+                if (t.isPresent() && n > 0) {
+                    cache.store(c, n, t.get());
+                    if (n > 1 && !cache.has(c, n - 1)) {
+                        warmHistory(model, f.body(), spans, c, renderUrl, timeout);
+                    }
                 }
-                return t.map(tok -> tok.ids);
+                return t;
             }
             String text = firstText(f);
             int[] cached = cache.lookupText(model, text);
@@ -93,7 +102,7 @@ public final class PodTokenSource implements TokenSource, AutoCloseable {
             body.put("model", model);
             body.put("prompt", text);
             body.put("return_token_strs", true);
-            Optional<Tokenized> t = tokenize(body, renderUrl, timeout, model);
+            Optional<Tokenized> t = tokenize(JSON.writeValueAsBytes(body), renderUrl, timeout, model);
             t.ifPresent(tok -> cache.storeText(model, text, tok.ids, tok.strings));
             return t.map(tok -> tok.ids);
         } catch (IOException | RuntimeException e) {
@@ -102,43 +111,43 @@ public final class PodTokenSource implements TokenSource, AutoCloseable {
         }
     }
 
-    private void warmHistory(String model, ArrayNode list, List<byte[]> messages, String renderUrl, Duration timeout) {
-        ObjectNode body = chatBody(model, list, list.size() - 1);
-        List<byte[]> history = List.copyOf(messages.subList(0, messages.size() - 1));
+    private void warmHistory(String model, byte[] json, int[] spans, TokenPrefixCache.Conversation c,
+                             String renderUrl, Duration timeout) {
+        int history = c.size() - 1;
+        byte[] body = chatBody(model, json, spans, history);
         background.execute(() -> tokenize(body, renderUrl, timeout, model)
-                .ifPresent(t -> cache.storeMessages(model, history, t.ids)));
+                .ifPresent(t -> cache.store(c, history, t.ids)));
     }
 
-    private static ObjectNode chatBody(String model, ArrayNode messages, int count) {
-        ObjectNode body = JSON.createObjectNode();
-        body.put("model", model);
-        ArrayNode m = body.putArray("messages");
-        for (int i = 0; i < count; i++) {
-            m.add(messages.get(i));
+    /**
+     * A {@code /tokenize} body for the first {@code count} messages, their JSON copied as the client sent it.
+     * The conversation as it stands: the generation prompt only adds a partial last block, and leaving it out lets
+     * the next turn, which extends this conversation, reuse these tokens.
+     */
+    private static byte[] chatBody(String model, byte[] json, int[] spans, int count) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(64 + (count == 0 ? 0 : spans[2 * count - 1] - spans[0]));
+        out.writeBytes(MODEL_FIELD);
+        out.writeBytes(JsonStringEncoder.getInstance().quoteAsUTF8(model));
+        out.writeBytes(MESSAGES_FIELD);
+        if (count > 0) {
+            // the messages and the separators between them, exactly as in the request
+            out.write(json, spans[0], spans[2 * count - 1] - spans[0]);
         }
-        // The conversation as it stands: the generation prompt only adds a partial last block, and leaving it out
-        // lets the next turn, which extends this conversation, reuse these tokens.
-        body.put("add_generation_prompt", false);
-        return body;
+        out.writeBytes(CHAT_END);
+        return out.toByteArray();
     }
 
     /** Tokens and, for text, each token's text. */
     private record Tokenized(int[] ids, List<String> strings) {
     }
 
-    private Optional<Tokenized> tokenize(ObjectNode body, String renderUrl, Duration timeout, String model) {
+    private Optional<Tokenized> tokenize(byte[] bytes, String renderUrl, Duration timeout, String model) {
         long deadline = System.nanoTime() + timeout.toNanos();
         List<String> bases = new ArrayList<>(2);
         if (renderUrl != null) {
             bases.add(renderUrl.endsWith("/") ? renderUrl.substring(0, renderUrl.length() - 1) : renderUrl);
         }
         pod(model).ifPresent(e -> bases.add("http://" + e.endpoint().address()));
-        byte[] bytes;
-        try {
-            bytes = JSON.writeValueAsBytes(body);
-        } catch (IOException e) {
-            return Optional.empty();
-        }
         for (String base : bases) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
@@ -218,20 +227,23 @@ public final class PodTokenSource implements TokenSource, AutoCloseable {
         return v.isArray() ? v.get(0).asText() : v.asText();
     }
 
-    /** Each message's JSON bytes, as sent. */
-    private static List<byte[]> messages(RoutingFields f) throws IOException {
-        List<byte[]> out = new ArrayList<>();
+    /** Where each message's JSON lies in the body: (start, end) pairs, in order. */
+    private static int[] messageSpans(RoutingFields f) throws IOException {
+        int[] spans = new int[16];
+        int n = 0;
         try (JsonParser p = FACTORY.createParser(f.body(), f.promptOffset(), f.promptLength())) {
             p.nextToken(); // [
             for (JsonToken t = p.nextToken(); t == JsonToken.START_OBJECT; t = p.nextToken()) {
+                if (n + 2 > spans.length) {
+                    spans = Arrays.copyOf(spans, spans.length * 2);
+                }
                 // Jackson counts offsets from where it was told to start reading
-                int start = f.promptOffset() + (int) p.currentTokenLocation().getByteOffset();
+                spans[n++] = f.promptOffset() + (int) p.currentTokenLocation().getByteOffset();
                 p.skipChildren();
-                int end = f.promptOffset() + (int) p.currentLocation().getByteOffset();
-                out.add(Arrays.copyOfRange(f.body(), start, end));
+                spans[n++] = f.promptOffset() + (int) p.currentLocation().getByteOffset();
             }
         }
-        return out;
+        return Arrays.copyOf(spans, n);
     }
 
     /** Prompts answered from the cache or from the request itself. */

@@ -151,59 +151,73 @@ public final class TokenPrefixCache {
     }
 
     /**
-     * The tokens for a chat, or null when no cached conversation prefix covers enough of it.
-     *
-     * @param messages each message's JSON, in order
+     * A chat's messages keyed once per request: the key of each prefix of the conversation (its first 1, 2, ...
+     * messages) and that prefix's length in bytes, hashed from the request body in place.
      */
-    public int[] lookupMessages(String model, List<byte[]> messages) {
-        long total = 0;
-        for (byte[] m : messages) {
-            total += m.length;
+    public static final class Conversation {
+        private final long[] keys;
+        private final long[] bytes;
+
+        private Conversation(long[] keys, long[] bytes) {
+            this.keys = keys;
+            this.bytes = bytes;
         }
-        synchronized (this) {
+
+        /**
+         * @param json  the bytes holding the messages
+         * @param spans each message's JSON as a pair (start, end) of offsets into {@code json}, in order
+         */
+        public static Conversation of(String model, byte[] json, int[] spans) {
+            int n = spans.length / 2;
+            long[] keys = new long[n];
+            long[] bytes = new long[n];
             long h = root(model) ^ 0x6368_6174L;
-            Ref best = null;
-            long bestBytes = 0;
-            long bytes = 0;
-            for (byte[] m : messages) {
-                h = chunk(h, m, 0, m.length);
-                bytes += m.length;
-                Ref r = prefixes.get(h);
-                if (r != null) {
-                    best = r;
-                    bestBytes = bytes;
-                }
+            long total = 0;
+            for (int i = 0; i < n; i++) {
+                int start = spans[2 * i];
+                int length = spans[2 * i + 1] - start;
+                h = chunk(h, json, start, length);
+                total += length;
+                keys[i] = h;
+                bytes[i] = total;
             }
-            return covered(best, bestBytes, total);
+            return new Conversation(keys, bytes);
+        }
+
+        /** Messages in the conversation. */
+        public int size() {
+            return keys.length;
         }
     }
 
-    /** Remembers the tokens of a conversation (its messages, without the generation prompt). */
-    public void storeMessages(String model, List<byte[]> messages, int[] tokens) {
-        long h = root(model) ^ 0x6368_6174L;
-        for (byte[] m : messages) {
-            h = chunk(h, m, 0, m.length);
+    /** The tokens for a chat, or null when no cached conversation prefix covers enough of it. */
+    public synchronized int[] lookup(Conversation c) {
+        for (int i = c.size() - 1; i >= 0; i--) {
+            Ref r = prefixes.get(c.keys[i]);
+            if (r != null) {
+                return covered(r, c.bytes[i], c.bytes[c.size() - 1]);
+            }
         }
+        return null;
+    }
+
+    /** Remembers the tokens of a conversation's first {@code messages} messages (without the generation prompt). */
+    public void store(Conversation c, int messages, int[] tokens) {
+        long key = c.keys[messages - 1];
         synchronized (this) {
-            Stored s = new Stored(h, tokens.clone());
+            Stored s = new Stored(key, tokens.clone());
             if (!put(s)) {
                 return;
             }
-            prefixes.put(h, new Ref(s, tokens.length));
-            s.keys.add(h);
+            prefixes.put(key, new Ref(s, tokens.length));
+            s.keys.add(key);
             evict();
         }
     }
 
-    /** Whether a conversation of exactly these messages is cached. */
-    public boolean hasMessages(String model, List<byte[]> messages) {
-        long h = root(model) ^ 0x6368_6174L;
-        for (byte[] m : messages) {
-            h = chunk(h, m, 0, m.length);
-        }
-        synchronized (this) {
-            return prefixes.containsKey(h);
-        }
+    /** Whether a conversation of exactly the first {@code messages} messages is cached. */
+    public synchronized boolean has(Conversation c, int messages) {
+        return prefixes.containsKey(c.keys[messages - 1]);
     }
 
     private int[] covered(Ref best, long bestBytes, long totalBytes) {

@@ -78,8 +78,9 @@ class PodTokenSourceIT {
         // the system prompt alone is tokenized in the background
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> source.calls() >= 2);
         long calls = source.calls();
-        String turn2 = "{\"model\":\"" + TestCluster.MODEL + "\",\"messages\":[" + system
-                + ",{\"role\":\"user\",\"content\":\"another question\"}]}";
+        // spaced differently around the messages: the same conversation
+        String turn2 = "{\"model\":\"" + TestCluster.MODEL + "\", \"messages\": [ " + system
+                + " ,\n {\"role\":\"user\",\"content\":\"another question\"} ] }";
         int[] t = source.tokens(request(ApiKind.CHAT_COMPLETIONS, turn2), null, Duration.ofSeconds(5)).orElseThrow();
         assertThat(source.calls()).isEqualTo(calls);
         int[] system0 = podTokens("{\"messages\":[" + system + "],\"add_generation_prompt\":false}");

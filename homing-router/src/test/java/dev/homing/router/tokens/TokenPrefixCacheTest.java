@@ -2,6 +2,7 @@ package dev.homing.router.tokens;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,12 +79,37 @@ class TokenPrefixCacheTest {
         byte[] system = ("{\"role\":\"system\",\"content\":\"" + "x".repeat(2000) + "\"}").getBytes(StandardCharsets.UTF_8);
         byte[] q1 = "{\"role\":\"user\",\"content\":\"first question\"}".getBytes(StandardCharsets.UTF_8);
         byte[] q2 = "{\"role\":\"user\",\"content\":\"second\"}".getBytes(StandardCharsets.UTF_8);
-        cache.storeMessages("m", List.of(system), new int[] {1, 2, 3});
-        assertThat(cache.lookupMessages("m", List.of(system, q1))).containsExactly(1, 2, 3);
-        assertThat(cache.lookupMessages("m", List.of(q1, system))).isNull();
-        assertThat(cache.hasMessages("m", List.of(system))).isTrue();
-        cache.storeMessages("m", List.of(system, q1), new int[] {1, 2, 3, 4, 5});
-        assertThat(cache.lookupMessages("m", List.of(system, q1, q2))).containsExactly(1, 2, 3, 4, 5);
+        TokenPrefixCache.Conversation turn1 = conversation("m", system, q1);
+        cache.store(turn1, 1, new int[] {1, 2, 3});
+        assertThat(cache.lookup(turn1)).containsExactly(1, 2, 3);
+        assertThat(cache.lookup(conversation("m", q1, system))).isNull();
+        assertThat(cache.lookup(conversation("other", system, q1))).isNull();
+        assertThat(cache.has(turn1, 1)).isTrue();
+        assertThat(cache.has(turn1, 2)).isFalse();
+        cache.store(turn1, 2, new int[] {1, 2, 3, 4, 5});
+        // the same messages at other offsets of another body are the same conversation
+        TokenPrefixCache.Conversation turn2 = conversation("m", system, q1, q2);
+        assertThat(cache.lookup(turn2)).containsExactly(1, 2, 3, 4, 5);
+        // a prefix that covers too little of the conversation does not stand for it
+        byte[] long2 = ("{\"role\":\"user\",\"content\":\"" + "y".repeat(4000) + "\"}").getBytes(StandardCharsets.UTF_8);
+        assertThat(cache.lookup(conversation("m", system, q1, long2))).isNull();
+    }
+
+    /** The messages as a chat request's array, with a field before it so their offsets are not 0. */
+    private static TokenPrefixCache.Conversation conversation(String model, byte[]... messages) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.writeBytes("{\"model\":\"m\",\"messages\":[".getBytes(StandardCharsets.UTF_8));
+        int[] spans = new int[2 * messages.length];
+        for (int i = 0; i < messages.length; i++) {
+            if (i > 0) {
+                out.writeBytes(", ".getBytes(StandardCharsets.UTF_8));
+            }
+            spans[2 * i] = out.size();
+            out.writeBytes(messages[i]);
+            spans[2 * i + 1] = out.size();
+        }
+        out.writeBytes("]}".getBytes(StandardCharsets.UTF_8));
+        return TokenPrefixCache.Conversation.of(model, out.toByteArray(), spans);
     }
 
     @Test
