@@ -207,10 +207,11 @@ final class CompletionHandler {
         for (int p = 0; p < request.prompts().size(); p++) {
             int[] prompt = request.prompts().get(p);
             int maxTokens = maxTokens(request, prompt.length, config.engine().maxModelLen());
+            int[] echo = config.mode() == OutputMode.ECHO ? request.echo(p, tokenizer) : null;
             for (int c = 0; c < request.n(); c++) {
                 int index = p * request.n() + c;
                 OutputModel output = switch (config.mode()) {
-                    case ECHO -> new EchoTokens(request.echoes().get(p), tokenizer.eosTokenId(), request.ignoreEos());
+                    case ECHO -> new EchoTokens(echo, tokenizer.eosTokenId(), request.ignoreEos());
                     case RANDOM -> new RandomTokens(wordIds, tokenizer.eosTokenId(),
                             request.ignoreEos() ? 0 : config.eosProbability());
                 };

@@ -2,13 +2,14 @@ package dev.homing.sim.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.homing.protocol.openai.ApiKind;
+import dev.homing.sim.tokenizer.SimTokenizer;
 import java.util.List;
 
 /**
  * The parts of a completions or chat-completions request the simulated pod acts on, prompts already tokenized.
  *
  * @param prompts one token list per prompt: one for chat and a single prompt, one per entry of a batch prompt
- * @param echoes what echo mode repeats, per prompt: the prompt itself, or the last user message of a chat
+ * @param lastUserText a chat's last user message, which echo mode repeats (tokenized only then); null for completions
  * @param maxTokens {@code max_tokens} ({@code max_completion_tokens} first for chat), or -1 when absent
  * @param n choices per prompt
  * @param body the whole request, for what only some endpoints read (sampling parameters for /render)
@@ -17,7 +18,7 @@ record CompletionRequest(
         ApiKind api,
         String model,
         List<int[]> prompts,
-        List<int[]> echoes,
+        String lastUserText,
         boolean stream,
         boolean includeUsage,
         int maxTokens,
@@ -28,7 +29,6 @@ record CompletionRequest(
 
     CompletionRequest {
         prompts = List.copyOf(prompts);
-        echoes = List.copyOf(echoes);
     }
 
     /** The first (for chat, the only) prompt. */
@@ -36,8 +36,9 @@ record CompletionRequest(
         return prompts.getFirst();
     }
 
-    int[] echoTokens() {
-        return echoes.getFirst();
+    /** What echo mode repeats for a prompt: the prompt itself, or a chat's last user message. */
+    int[] echo(int prompt, SimTokenizer tokenizer) {
+        return chat() ? tokenizer.encode(lastUserText) : prompts.get(prompt);
     }
 
     boolean chat() {

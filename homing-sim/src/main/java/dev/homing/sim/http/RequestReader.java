@@ -66,20 +66,19 @@ final class RequestReader {
             throw RequestFormatException.badRequest("The 'cache_salt' field must not be empty.", "cache_salt");
         }
         List<int[]> prompts;
-        List<int[]> echoes;
+        String lastUserText = null;
         if (api == ApiKind.COMPLETIONS) {
             prompts = prompts(root.get("prompt"));
-            echoes = prompts;
         } else {
             List<ChatMessage> messages = messages(root.get("messages"));
             prompts = List.of(chatPrompt(root, messages));
-            echoes = List.of(tokenizer.encode(lastUserContent(messages)));
+            lastUserText = lastUserContent(messages);
         }
         if ((long) prompts.size() * n > MAX_CHOICES) {
             throw RequestFormatException.badRequest("This simulator makes at most " + MAX_CHOICES
                     + " choices per request; got " + prompts.size() + " prompts × n = " + n + ".", "n");
         }
-        return new CompletionRequest(api, model, prompts, echoes, stream, includeUsage, maxTokens, ignoreEos,
+        return new CompletionRequest(api, model, prompts, lastUserText, stream, includeUsage, maxTokens, ignoreEos,
                 cacheSalt, n, root);
     }
 

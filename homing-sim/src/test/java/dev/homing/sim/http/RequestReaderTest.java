@@ -65,7 +65,7 @@ class RequestReaderTest {
                  {"type":"image_url","image_url":{"url":"x"}},{"type":"text","text":"b"}]}]}""");
         String rendered = TOK.decode(r.promptTokens());
         assertThat(rendered).endsWith("<|im_start|>user\na\nb<|im_end|>\n<|im_start|>assistant\n");
-        assertThat(TOK.decode(r.echoTokens())).isEqualTo("a\nb");
+        assertThat(TOK.decode(r.echo(0, TOK))).isEqualTo("a\nb");
 
         CompletionRequest noPrompt = chat("""
                 {"model":"m","add_generation_prompt":false,"messages":[{"role":"user","content":null}]}""");
