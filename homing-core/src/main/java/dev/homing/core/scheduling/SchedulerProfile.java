@@ -46,7 +46,7 @@ public final class SchedulerProfile {
         List<FilterStep> steps = new ArrayList<>(filters.size());
         for (Filter f : filters) {
             candidates = List.copyOf(f.filter(cycle, candidates));
-            steps.add(new FilterStep(f.name(), f.type(), candidates.stream().map(EndpointState::name).toList()));
+            steps.add(new FilterStep(f.name(), f.type(), candidates));
             if (candidates.isEmpty()) {
                 throw SchedulingException.exhausted("no endpoints available: filter " + f.name()
                         + " of profile " + name + " removed every candidate");

@@ -60,7 +60,7 @@ class SchedulerProfileTest {
         SchedulerProfile p = new SchedulerProfile("default", List.of(new DropFirst()),
                 List.of(new WeightedScorer(new Fixed("a", 1, 0), 1)), new MaxScorePicker(null, 1));
         ProfileResult r = p.run(Cycles.of(pool), Pools.states(pool));
-        assertThat(r.filters().get(0).kept()).containsExactly("pod-1", "pod-2");
+        assertThat(r.filters().get(0).keptNames()).containsExactly("pod-1", "pod-2");
         assertThat(r.target().name()).isEqualTo("pod-1");
     }
 

@@ -52,7 +52,7 @@ public final class DecisionJson {
                 ObjectNode fn = filters.addObject();
                 fn.put("name", f.name());
                 fn.put("type", f.type());
-                fn.putPOJO("kept", f.kept());
+                fn.putPOJO("kept", f.keptNames());
             }
             ArrayNode candidates = pn.putArray("candidates");
             List<EndpointState> c = p.candidates();
