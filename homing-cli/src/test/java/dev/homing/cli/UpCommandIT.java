@@ -27,8 +27,9 @@ class UpCommandIT {
     @Test
     void upServesTheReferenceCurlLoopAndStopsOnSigterm() throws Exception {
         assertThat(Files.isRegularFile(JAR)).as("the runnable jar is built in the package phase").isTrue();
-        int port = freePort();
-        int admin = freePort();
+        int[] ports = freePorts(2);
+        int port = ports[0];
+        int admin = ports[1];
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         // Output to a file, not a pipe: the JDK drains a dead child's pipe behind a reading thread's back.
         Path log = dir.resolve("up.log");
@@ -62,9 +63,22 @@ class UpCommandIT {
         return Files.readAllLines(file, StandardCharsets.UTF_8);
     }
 
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
+    /** Distinct free ports: each socket is held until all are chosen, so the system cannot hand one out twice. */
+    private static int[] freePorts(int n) throws Exception {
+        ServerSocket[] held = new ServerSocket[n];
+        try {
+            int[] ports = new int[n];
+            for (int i = 0; i < n; i++) {
+                held[i] = new ServerSocket(0);
+                ports[i] = held[i].getLocalPort();
+            }
+            return ports;
+        } finally {
+            for (ServerSocket s : held) {
+                if (s != null) {
+                    s.close();
+                }
+            }
         }
     }
 }

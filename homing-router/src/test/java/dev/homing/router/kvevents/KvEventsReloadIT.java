@@ -70,12 +70,18 @@ class KvEventsReloadIT {
             await().atMost(WAIT).until(() -> c.router().config().pluginsOf(PrecisePrefixCacheProducer.class)
                     .getFirst() != before);
             assertThat(c.router().kvEvents().producers()).containsExactly("precise-prefix-cache-producer");
-            assertThat(matched(c, prompt).get(pod)).isZero();
+            // the director takes the new policy just after the config is swapped
+            await().atMost(WAIT).until(() -> matched(c, prompt).get(pod) == 0);
             // The pod's next batch is the new subscription's first, past 0: the start is filled from its replay socket.
+            // A PUB socket drops what it sends before the new subscription has connected, so nudge until one lands.
             int i = Integer.parseInt(pod.substring("pod-".length()));
-            assertThat(c.http().post(c.podUrl(i, "/v1/completions"), body("Something else to say. ".repeat(3)))
-                    .statusCode()).isEqualTo(200);
-            await().atMost(WAIT).until(() -> matched(c, prompt).get(pod) == blocks);
+            AtomicInteger nudges = new AtomicInteger();
+            await().atMost(WAIT).pollInterval(Duration.ofMillis(300)).until(() -> {
+                String nudge = "Something else to say, take " + nudges.incrementAndGet() + ". ";
+                assertThat(c.http().post(c.podUrl(i, "/v1/completions"), body(nudge.repeat(3))).statusCode())
+                        .isEqualTo(200);
+                return matched(c, prompt).get(pod) == blocks;
+            });
 
             Files.writeString(file, APPROXIMATE);
             await().atMost(WAIT).until(() -> c.router().kvEvents().producers().isEmpty());

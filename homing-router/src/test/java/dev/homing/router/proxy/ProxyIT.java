@@ -37,8 +37,8 @@ class ProxyIT {
 
     @AfterEach
     void nothingLeftInFlight() {
-        await().atMost(Duration.ofSeconds(10)).until(() -> cluster.routerInFlight() == 0);
-        assertThat(cluster.routerPendingPrefill()).isZero();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> cluster.routerInFlight() == 0 && cluster.routerPendingPrefill() == 0);
     }
 
     @Test
@@ -58,7 +58,7 @@ class ProxyIT {
     @Test
     void sseIsPassedThroughChunkByChunk() throws Exception {
         String body = "{\"model\":\"" + MODEL + "\",\"messages\":[{\"role\":\"user\",\"content\":\"Count slowly\"}],"
-                + "\"max_tokens\":40,\"ignore_eos\":true,\"stream\":true,\"stream_options\":{\"include_usage\":true}}";
+                + "\"max_tokens\":150,\"ignore_eos\":true,\"stream\":true,\"stream_options\":{\"include_usage\":true}}";
         HttpResponse<InputStream> res = cluster.http().postStreaming(cluster.url("/v1/chat/completions"), body);
         assertThat(res.statusCode()).isEqualTo(200);
         assertThat(res.headers().firstValue("content-type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/event-stream"));
@@ -82,9 +82,9 @@ class ProxyIT {
         }
         assertThat(sawFirstWhileGenerating).isTrue();
         assertThat(events.get(events.size() - 1)).isEqualTo("[DONE]");
-        assertThat(events).hasSizeGreaterThan(40);
+        assertThat(events).hasSizeGreaterThan(150);
         JsonNode usage = new com.fasterxml.jackson.databind.ObjectMapper().readTree(events.get(events.size() - 2)).path("usage");
-        assertThat(usage.path("completion_tokens").asInt()).isEqualTo(40);
+        assertThat(usage.path("completion_tokens").asInt()).isEqualTo(150);
     }
 
     @Test

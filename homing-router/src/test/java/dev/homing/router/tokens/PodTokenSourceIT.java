@@ -20,12 +20,14 @@ class PodTokenSourceIT {
 
     private static TestCluster cluster;
     private static PodTokenSource source;
+    private static TokenPrefixCache cache;
 
     @BeforeAll
     static void start() {
         cluster = TestCluster.start(2);
-        source = new PodTokenSource(cluster.router().pool(), cluster.router().catalog(),
-                HttpClient.newHttpClient(), new TokenPrefixCache(1_000_000, 0.8));
+        cache = new TokenPrefixCache(1_000_000, 0.8);
+        source = new PodTokenSource(cluster.router().pool(), cluster.router().catalog(), HttpClient.newHttpClient(),
+                cache);
     }
 
     @AfterAll
@@ -74,10 +76,12 @@ class PodTokenSourceIT {
         String system = "{\"role\":\"system\",\"content\":\"" + "Be thorough and kind. ".repeat(60) + "\"}";
         String turn1 = "{\"model\":\"" + TestCluster.MODEL + "\",\"messages\":[" + system
                 + ",{\"role\":\"user\",\"content\":\"hi\"}]}";
+        long calls0 = source.calls();
         source.tokens(request(ApiKind.CHAT_COMPLETIONS, turn1), null, Duration.ofSeconds(5)).orElseThrow();
-        // the system prompt alone is tokenized in the background
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> source.calls() >= 2);
+        // the system prompt alone is tokenized in the background, and cached once its answer is in
+        awaitFirstMessageCached(turn1, system);
         long calls = source.calls();
+        assertThat(calls).isEqualTo(calls0 + 2);
         // spaced differently around the messages: the same conversation
         String turn2 = "{\"model\":\"" + TestCluster.MODEL + "\", \"messages\": [ " + system
                 + " ,\n {\"role\":\"user\",\"content\":\"another question\"} ] }";
@@ -93,6 +97,17 @@ class PodTokenSourceIT {
         assertThat(source.calls()).as("another system prompt is another conversation").isGreaterThan(calls);
         assertThat(o).containsExactly(podTokens("{\"messages\":[" + otherSystem
                 + ",{\"role\":\"user\",\"content\":\"another question\"}],\"add_generation_prompt\":false}"));
+        // its history is warmed in the background too: let it land before another test counts calls
+        awaitFirstMessageCached(other, otherSystem);
+    }
+
+    /** Until the conversation of {@code body}'s first message alone, {@code first}, is in the cache. */
+    private static void awaitFirstMessageCached(String body, String first) {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        int start = body.indexOf(first); // ASCII: characters are bytes
+        TokenPrefixCache.Conversation history = TokenPrefixCache.Conversation.of(TestCluster.MODEL, bytes,
+                new int[] {start, start + first.length()});
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> cache.has(history, 1));
     }
 
     @Test
