@@ -1,7 +1,6 @@
 package dev.homing.core.plugins.precise;
 
 import dev.homing.core.collect.LongKeyMap;
-import dev.homing.core.collect.LongLongMap;
 import dev.homing.core.endpoint.EndpointState;
 import dev.homing.protocol.kvevents.AllBlocksCleared;
 import dev.homing.protocol.kvevents.BlockRemoved;
@@ -84,7 +83,7 @@ final class ReferencePreciseIndex implements PreciseIndex {
 
     private static final class Pod {
         final String name;
-        final LongLongMap engineToKey = new LongLongMap(256);
+        final Map<Long, Long> engineToKey = new HashMap<>();
         long count;
         long matchEpoch = -1;
         int matched;
@@ -156,8 +155,8 @@ final class ReferencePreciseIndex implements PreciseIndex {
         if (s.tokenIds().length == 0) {
             // A copy of blocks the pod already holds, to another tier (CPU offload): same keys, new tier.
             for (EventBlockHash h : hashes) {
-                long key = pod.engineToKey.get(h.asUint64(), Long.MIN_VALUE);
-                if (key == Long.MIN_VALUE && !pod.engineToKey.containsKey(h.asUint64())) {
+                Long key = pod.engineToKey.get(h.asUint64());
+                if (key == null) {
                     unresolved.incrementAndGet();
                     continue;
                 }
@@ -172,11 +171,12 @@ final class ReferencePreciseIndex implements PreciseIndex {
         long prev;
         if (s.parentBlockHash() != null) {
             long parent = s.parentBlockHash().asUint64();
-            if (!pod.engineToKey.containsKey(parent)) {
+            Long parentKey = pod.engineToKey.get(parent);
+            if (parentKey == null) {
                 unresolved.incrementAndGet(); // we missed the parent's event: this chain cannot be keyed
                 return false;
             }
-            prev = pod.engineToKey.get(parent, 0);
+            prev = parentKey;
         } else {
             if (s.loraName() != null) {
                 adapters.add(s.loraName());
@@ -198,17 +198,17 @@ final class ReferencePreciseIndex implements PreciseIndex {
         byte tier = tier(r.medium());
         for (EventBlockHash h : r.blockHashes()) {
             long engine = h.asUint64();
-            if (!pod.engineToKey.containsKey(engine)) {
+            Long key = pod.engineToKey.get(engine);
+            if (key == null) {
                 continue;
             }
-            long key = pod.engineToKey.get(engine, 0);
             Holding holding = find(pod, key, tier);
             if (holding != null) {
                 unlink(holding);
                 removedBlocks.incrementAndGet();
             }
             if (find(pod, key, (byte) -1) == null) {
-                pod.engineToKey.remove(engine, 0); // no tier left: forget the mapping too
+                pod.engineToKey.remove(engine); // no tier left: forget the mapping too
             }
         }
     }
@@ -425,8 +425,8 @@ final class ReferencePreciseIndex implements PreciseIndex {
         lock.lock();
         try {
             Pod p = pods.get(podName);
-            return p == null || !p.engineToKey.containsKey(engineHash) ? OptionalLong.empty()
-                    : OptionalLong.of(p.engineToKey.get(engineHash, 0));
+            Long key = p == null ? null : p.engineToKey.get(engineHash);
+            return key == null ? OptionalLong.empty() : OptionalLong.of(key);
         } finally {
             lock.unlock();
         }
