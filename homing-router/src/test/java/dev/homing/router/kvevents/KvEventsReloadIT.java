@@ -4,16 +4,15 @@ import static dev.homing.router.fixtures.HttpJson.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.homing.core.config.DefaultConfig;
 import dev.homing.core.plugins.precise.PrecisePrefixCacheProducer;
+import dev.homing.router.fixtures.Decisions;
 import dev.homing.router.fixtures.PodTokenizer;
 import dev.homing.router.fixtures.TestCluster;
 import dev.homing.sim.kvevents.KvEventsConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -93,9 +92,6 @@ class KvEventsReloadIT {
     }
 
     private static Map<String, Integer> matched(TestCluster c, String prompt) {
-        JsonNode d = json(c.http().post(c.adminUrl("/debug/schedule"), body(prompt)));
-        Map<String, Integer> out = new HashMap<>();
-        d.path("prefix").path("matchedBlocks").properties().forEach(e -> out.put(e.getKey(), e.getValue().asInt()));
-        return out;
+        return Decisions.matchedBlocks(json(c.http().post(c.adminUrl("/debug/schedule"), body(prompt))));
     }
 }

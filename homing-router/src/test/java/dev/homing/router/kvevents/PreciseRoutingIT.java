@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.homing.core.config.DefaultConfig;
 import dev.homing.protocol.metrics.MetricsText;
+import dev.homing.router.fixtures.Decisions;
 import dev.homing.router.fixtures.PodTokenizer;
 import dev.homing.router.fixtures.TestCluster;
 import dev.homing.sim.engine.CostModel;
@@ -19,7 +20,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -200,18 +200,10 @@ class PreciseRoutingIT {
 
     /** Blocks of the prompt the index says each pod holds. */
     private static Map<String, Integer> matched(String prompt) {
-        JsonNode d = json(cluster.http().post(cluster.adminUrl("/debug/schedule"), body(prompt, 4)));
-        Map<String, Integer> out = new HashMap<>();
-        d.path("prefix").path("matchedBlocks").properties().forEach(e -> out.put(e.getKey(), e.getValue().asInt()));
-        return out;
+        return Decisions.matchedBlocks(json(cluster.http().post(cluster.adminUrl("/debug/schedule"), body(prompt, 4))));
     }
 
     private static Map<String, Integer> only(String pod, int blocks) {
-        Map<String, Integer> out = new HashMap<>();
-        for (int i = 0; i < 3; i++) {
-            out.put("pod-" + i, 0);
-        }
-        out.put(pod, blocks);
-        return out;
+        return Decisions.only(pod, blocks, 3);
     }
 }

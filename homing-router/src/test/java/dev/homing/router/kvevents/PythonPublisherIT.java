@@ -9,6 +9,7 @@ import dev.homing.core.config.DefaultConfig;
 import dev.homing.core.endpoint.Endpoint;
 import dev.homing.protocol.metrics.MetricsText;
 import dev.homing.protocol.metrics.Sample;
+import dev.homing.router.fixtures.Decisions;
 import dev.homing.router.fixtures.FixedTokens;
 import dev.homing.router.fixtures.TestCluster;
 import java.nio.file.Files;
@@ -270,9 +271,7 @@ class PythonPublisherIT {
                 "{\"model\":\"" + MODEL + "\",\"prompt\":\"" + prompt + "\",\"max_tokens\":1}"));
         assertThat(d.path("prefix").path("totalBlocks").asInt()).as("tokens reached the precise producer")
                 .isEqualTo(PROMPTS.get(prompt));
-        Map<String, Integer> out = new HashMap<>();
-        d.path("prefix").path("matchedBlocks").properties().forEach(e -> out.put(e.getKey(), e.getValue().asInt()));
-        return out;
+        return Decisions.matchedBlocks(d);
     }
 
     private static Map<String, Integer> held(int pod0, int pod1) {

@@ -11,6 +11,7 @@ import dev.homing.core.config.DefaultConfig;
 import dev.homing.core.endpoint.Endpoint;
 import dev.homing.router.RouterOptions;
 import dev.homing.router.RouterServer;
+import dev.homing.router.fixtures.Decisions;
 import dev.homing.router.fixtures.HttpJson;
 import dev.homing.router.fixtures.PodTokenizer;
 import dev.homing.router.kvevents.PublisherAddress;
@@ -28,7 +29,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -330,19 +330,11 @@ class ReplicasIT {
 
     /** Blocks of the prompt each pod holds, as this replica's index says. */
     private static Map<String, Integer> matched(RouterServer r, String prompt) {
-        Map<String, Integer> out = new HashMap<>();
-        schedule(r, prompt).path("prefix").path("matchedBlocks").properties()
-                .forEach(e -> out.put(e.getKey(), e.getValue().asInt()));
-        return out;
+        return Decisions.matchedBlocks(schedule(r, prompt));
     }
 
     private static Map<String, Integer> only(String pod, int blocks) {
-        Map<String, Integer> out = new HashMap<>();
-        for (int i = 0; i < 3; i++) {
-            out.put("pod-" + i, 0);
-        }
-        out.put(pod, blocks);
-        return out;
+        return Decisions.only(pod, blocks, 3);
     }
 
     private static int tokens(String prompt) {
