@@ -65,6 +65,11 @@ public record BlockStored(
         return tokenIds.clone();
     }
 
+    /** How many tokens, without copying them (0 for a CPU-offload copy of blocks already held). */
+    public int tokenCount() {
+        return tokenIds.length;
+    }
+
     int[] tokenIdsUnsafe() {
         return tokenIds;
     }

@@ -185,7 +185,7 @@ public final class RedisPreciseIndex implements PreciseIndex {
         for (KvCacheEvent e : events) {
             switch (e) {
                 case BlockStored s -> {
-                    if (s.tokenIds().length == 0) {
+                    if (s.tokenCount() == 0) {
                         for (EventBlockHash h : s.blockHashes()) {
                             want(pod, h.asUint64(), defined, cleared, wanted);
                         }
@@ -242,7 +242,7 @@ public final class RedisPreciseIndex implements PreciseIndex {
                 case BlockStored s -> {
                     String tier = tier(s.medium());
                     List<EventBlockHash> hashes = s.blockHashes();
-                    if (s.tokenIds().length == 0) {
+                    if (s.tokenCount() == 0) {
                         for (EventBlockHash h : hashes) {
                             Long key = resolve(pod, h.asUint64(), batch, cleared);
                             if (key != null) {

@@ -175,7 +175,7 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
     private boolean stored(Pod pod, BlockStored s) {
         List<EventBlockHash> hashes = s.blockHashes();
         int tier = tier(s.medium());
-        if (s.tokenIds().length == 0) {
+        if (s.tokenCount() == 0) {
             // A copy of blocks the pod already holds, to another tier (CPU offload): same keys, new tier.
             for (EventBlockHash h : hashes) {
                 long engine = h.asUint64();

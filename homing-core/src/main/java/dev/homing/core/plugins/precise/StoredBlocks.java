@@ -15,7 +15,7 @@ public final class StoredBlocks {
     /** Whether the event's tokens can be keyed at our block size: the right size, and enough tokens for its blocks. */
     public static boolean keyable(BlockStored s, int blockSize) {
         int bs = s.blockSize() > 0 ? s.blockSize() : blockSize;
-        return bs == blockSize && s.tokenIds().length >= s.blockHashes().size() * bs;
+        return bs == blockSize && s.tokenCount() >= s.blockHashes().size() * bs;
     }
 
     /** The key an event without a parent chains from: its adapter and cache salt. */
