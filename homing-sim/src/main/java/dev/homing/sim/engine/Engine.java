@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
@@ -297,7 +296,10 @@ public final class Engine {
     }
 
     private void admit(int budget, long t) {
-        Set<String> loras = config.maxLoras() > 0 ? new HashSet<>(loras(running)) : Set.of();
+        if (waiting.isEmpty() || running.size() >= config.maxNumSeqs()) {
+            return;
+        }
+        Set<String> loras = config.maxLoras() > 0 ? loraSet(running) : Set.of();
         Iterator<EngineRequest> it = waiting.iterator();
         while (budget > 0 && it.hasNext() && running.size() < config.maxNumSeqs()) {
             EngineRequest r = it.next();
@@ -474,14 +476,19 @@ public final class Engine {
         }
     }
 
-    private static List<String> loras(Iterable<EngineRequest> requests) {
+    /** The adapters in use, sorted, as vLLM's {@code lora_requests_info} lists them; none when LoRA is off. */
+    private List<String> loras(Iterable<EngineRequest> requests) {
+        return config.maxLoras() > 0 ? List.copyOf(loraSet(requests)) : List.of();
+    }
+
+    private static Set<String> loraSet(Iterable<EngineRequest> requests) {
         TreeSet<String> names = new TreeSet<>();
         for (EngineRequest r : requests) {
             if (r.request.loraName() != null) {
                 names.add(r.request.loraName());
             }
         }
-        return List.copyOf(names);
+        return names;
     }
 
     private static void tellFinish(EngineRequest r, FinishReason reason, long t) {
