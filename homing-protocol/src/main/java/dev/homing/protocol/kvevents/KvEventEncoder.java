@@ -21,6 +21,7 @@ public final class KvEventEncoder {
 
     private final KvEventFormat format;
     private final MessageBufferPacker packer = MessagePack.newDefaultBufferPacker();
+    private final byte[] uint64 = new byte[9]; // scratch for one uint64 hash; the packer copies it
 
     public KvEventEncoder(KvEventFormat format) {
         this.format = Objects.requireNonNull(format, "format");
@@ -166,12 +167,12 @@ public final class KvEventEncoder {
         } else if (h.asUint64() < 0) {
             // ≥ 2^63: a Java long would come out as a negative int64; Python ints this large are msgpack uint64.
             long v = h.asUint64();
-            byte[] b = new byte[9];
+            byte[] b = uint64;
             b[0] = (byte) UINT64;
             for (int i = 0; i < 8; i++) {
                 b[1 + i] = (byte) (v >>> (56 - 8 * i));
             }
-            packer.writePayload(b);
+            packer.writePayload(b); // copies: the scratch array is free again
         } else {
             packer.packLong(h.asUint64());
         }

@@ -24,6 +24,8 @@ public final class VllmMetrics {
     public static final String TIME_TO_FIRST_TOKEN = "vllm:time_to_first_token_seconds";
     public static final String TIME_PER_OUTPUT_TOKEN = "vllm:time_per_output_token_seconds";
     public static final String INTER_TOKEN_LATENCY = "vllm:inter_token_latency_seconds";
+    /** vLLM ≥ 0.11: per request, the mean of its inter-token gaps. */
+    public static final String REQUEST_TIME_PER_OUTPUT_TOKEN = "vllm:request_time_per_output_token_seconds";
     public static final String E2E_REQUEST_LATENCY = "vllm:e2e_request_latency_seconds";
     public static final String REQUEST_QUEUE_TIME = "vllm:request_queue_time_seconds";
     public static final String REQUEST_INFERENCE_TIME = "vllm:request_inference_time_seconds";

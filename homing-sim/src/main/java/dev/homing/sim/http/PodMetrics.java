@@ -37,8 +37,6 @@ import java.util.function.ToLongFunction;
 final class PodMetrics {
 
     private static final String ENGINE = "0";
-    /** Not in {@link VllmMetrics}: vLLM ≥ 0.11's per-request mean of the inter-token gaps. */
-    private static final String REQUEST_TIME_PER_OUTPUT_TOKEN = "vllm:request_time_per_output_token_seconds";
     private static final double[] TTFT_BUCKETS = {0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75,
         1.0, 2.5, 5.0, 7.5, 10.0, 20.0, 40.0, 80.0, 160.0, 640.0, 2560.0};
     private static final double[] ITL_BUCKETS = {0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1.0,
@@ -123,7 +121,7 @@ final class PodMetrics {
         tpot = histogram(VllmMetrics.TIME_PER_OUTPUT_TOKEN, "Histogram of time per output token in seconds.",
                 ITL_BUCKETS);
         itl = histogram(VllmMetrics.INTER_TOKEN_LATENCY, "Histogram of inter-token latency in seconds.", ITL_BUCKETS);
-        requestTpot = histogram(REQUEST_TIME_PER_OUTPUT_TOKEN,
+        requestTpot = histogram(VllmMetrics.REQUEST_TIME_PER_OUTPUT_TOKEN,
                 "Histogram of time_per_output_token_seconds per request.", ITL_BUCKETS);
         e2e = histogram(VllmMetrics.E2E_REQUEST_LATENCY, "Histogram of e2e request latency in seconds.",
                 REQUEST_LATENCY_BUCKETS);
