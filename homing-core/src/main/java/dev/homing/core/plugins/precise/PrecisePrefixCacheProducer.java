@@ -42,10 +42,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class PrecisePrefixCacheProducer extends NamedPlugin implements DataProducer, PreRequest {
 
     public static final String TYPE = "precise-prefix-cache-producer";
-    private static final CycleKey<long[]> KEYS = CycleKey.of("precise-block-keys", long[].class);
-    private static final CycleKey<Boolean> PREPARED = CycleKey.of("precise-prepared", Boolean.class);
-    private static final CycleKey<PreciseIndex.Lookup> LOOKUP = CycleKey.of("precise-lookup", PreciseIndex.Lookup.class);
 
+    private final CycleKey<Prepared> prepared = CycleKey.of("precise-prepared", Prepared.class);
     private final PreciseIndex index;
     private final KvEventsSettings events;
     private final boolean speculative;
@@ -149,44 +147,45 @@ public final class PrecisePrefixCacheProducer extends NamedPlugin implements Dat
         return events;
     }
 
+    /** A request's block keys and their lookup; both null when its tokens could not be had (the fallback's turn). */
+    private record Prepared(long[] keys, PreciseIndex.Lookup lookup) {
+    }
+
     @Override
     public void prepare(Cycle cycle) {
-        cycle.put(PREPARED, Boolean.TRUE);
         PromptTokens t = PromptTokens.obtain(cycle, tokens, null, tokenTimeout).orElse(null);
         if (t == null) {
+            cycle.put(prepared, new Prepared(null, null));
             fallback.prepare(cycle);
             return;
         }
         long[] keys = BlockKeys.of(index.root(cycle.request().targetModel(), cycle.request().cacheSalt()), t.ids(),
                 index.blockSize(), maxBlocks);
-        cycle.put(KEYS, keys);
-        cycle.put(LOOKUP, index.lookup(keys, ticker.nanos()));
+        cycle.put(prepared, new Prepared(keys, index.lookup(keys, ticker.nanos())));
     }
 
     @Override
     public void produce(Cycle cycle, List<EndpointState> candidates) {
-        if (cycle.get(PREPARED) == null) { // a caller that skipped prepare
+        Prepared p = cycle.get(prepared);
+        if (p == null) { // a caller that skipped prepare
             prepare(cycle);
+            p = cycle.get(prepared);
         }
-        long[] keys = cycle.get(KEYS);
         lookups.incrementAndGet();
-        if (keys == null) {
+        if (p.keys() == null) {
             fallbacks.incrementAndGet();
             fallback.produce(cycle, candidates);
             return;
         }
-        PreciseIndex.Lookup lookup = cycle.get(LOOKUP);
-        if (lookup == null) {
-            lookup = index.lookup(keys, ticker.nanos());
-        }
-        PreciseIndex.Match m = lookup.match(candidates, cycle.snapshot().size(), ticker.nanos());
+        PreciseIndex.Match m = p.lookup().match(candidates, cycle.snapshot().size(), ticker.nanos());
         cycle.put(PrefixMatch.KEY, new PrefixMatch(m.matchedBlocks(), m.totalBlocks(), index.blockSize()));
         cycle.put(PreciseScores.KEY, new PreciseScores(m.weightedBlocks()));
     }
 
     @Override
     public void preRequest(Cycle cycle, SchedulingResult result) {
-        long[] keys = cycle.get(KEYS);
+        Prepared p = cycle.get(prepared);
+        long[] keys = p == null ? null : p.keys();
         if (keys == null) {
             fallback.preRequest(cycle, result);
             return;

@@ -28,12 +28,13 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
 
     public static final String TYPE = "approx-prefix-cache-producer";
     static final int BYTES_PER_TOKEN = 4;
-    private static final CycleKey<Hashed> HASHES = CycleKey.of("approx-prefix-hashes", Hashed.class);
 
     /** One request's block hashes and the block size they were cut with: matching and recording use that size. */
     private record Hashed(long[] hashes, int blockSizeTokens) {
     }
 
+    /** This producer's own: a precise producer's fallback is another instance, whose hashes may be another size. */
+    private final CycleKey<Hashed> hashes = CycleKey.of("approx-prefix-hashes", Hashed.class);
     private final boolean autoTune;
     private final int configuredBlockSizeTokens;
     private final int maxBlocks;
@@ -93,16 +94,16 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
     public void prepare(Cycle cycle) {
         int bs = autoTune ? engineBlockSize(cycle.snapshot().endpoints()) : configuredBlockSizeTokens;
         int limit = maxTokens > 0 ? Math.max(1, maxTokens / bs) : maxBlocks;
-        cycle.put(HASHES, new Hashed(PromptBlockHasher.hash(cycle.request().fields(), cycle.request().targetModel(),
+        cycle.put(hashes, new Hashed(PromptBlockHasher.hash(cycle.request().fields(), cycle.request().targetModel(),
                 bs * BYTES_PER_TOKEN, limit), bs));
     }
 
     @Override
     public void produce(Cycle cycle, List<EndpointState> candidates) {
-        Hashed h = cycle.get(HASHES);
+        Hashed h = cycle.get(hashes);
         if (h == null) { // a caller that skipped prepare
             prepare(cycle);
-            h = cycle.get(HASHES);
+            h = cycle.get(hashes);
         }
         int[] matched = index.match(h.hashes(), candidates, cycle.snapshot().size());
         cycle.put(PrefixMatch.KEY, new PrefixMatch(matched, h.hashes().length, h.blockSizeTokens()));
@@ -131,7 +132,7 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
 
     @Override
     public void preRequest(Cycle cycle, SchedulingResult result) {
-        Hashed h = cycle.get(HASHES);
+        Hashed h = cycle.get(hashes);
         if (h == null || h.hashes().length == 0) {
             return;
         }

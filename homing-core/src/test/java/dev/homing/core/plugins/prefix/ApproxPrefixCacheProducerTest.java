@@ -97,6 +97,21 @@ class ApproxPrefixCacheProducerTest {
     }
 
     @Test
+    void twoProducersInOneCycleKeepTheirOwnHashes() throws Exception {
+        // as when a config has an approximate producer beside a precise one, whose fallback is another instance
+        ApproxPrefixCacheProducer small = producer("{\"autoTune\":false,\"blockSizeTokens\":4}");
+        ApproxPrefixCacheProducer large = producer("{\"autoTune\":false,\"blockSizeTokens\":16}");
+        String prompt = Requests.prose(4, 60);
+        Cycle c = new Cycle(Requests.completion(prompt), pool.snapshot(), 0);
+        small.prepare(c);
+        large.prepare(c);
+        small.produce(c, Pools.states(pool));
+        PrefixMatch m = c.get(PrefixMatch.KEY);
+        assertThat(m.blockSizeTokens()).isEqualTo(4);
+        assertThat(m.totalBlocks()).isEqualTo((prompt.length() + 2 + 15) / 16);
+    }
+
+    @Test
     void parametersAreChecked() {
         assertThatThrownBy(() -> producer("{\"blockSize\":64}")).isInstanceOf(PluginConfigException.class)
                 .hasMessageContaining("blockSizeTokens");
