@@ -28,9 +28,16 @@ public record SchedulingResult(Map<String, ProfileResult> profiles, String prima
         this(profiles, primaryProfile, null);
     }
 
-    /** Where the prompt is prefilled when that is not the target itself, or null. */
+    /**
+     * Where the prompt is prefilled when that is not the target itself, or null: a prefill profile that chose the
+     * decode endpoint means one request there, so it is credited and recorded once.
+     */
     public EndpointState prefillTarget() {
-        return prefillProfile == null ? null : profiles.get(prefillProfile).target();
+        if (prefillProfile == null) {
+            return null;
+        }
+        EndpointState prefill = profiles.get(prefillProfile).target();
+        return prefill == target() ? null : prefill;
     }
 
     public ProfileResult primary() {

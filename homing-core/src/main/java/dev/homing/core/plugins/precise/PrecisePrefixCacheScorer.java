@@ -4,8 +4,8 @@ import dev.homing.core.endpoint.EndpointState;
 import dev.homing.core.plugin.NamedPlugin;
 import dev.homing.core.plugin.Scorer;
 import dev.homing.core.plugin.ScorerCategory;
+import dev.homing.core.plugins.prefix.PrefixCacheScorer;
 import dev.homing.core.scheduling.Cycle;
-import dev.homing.core.scheduling.PrefixMatch;
 import java.util.List;
 
 /**
@@ -25,17 +25,11 @@ public final class PrecisePrefixCacheScorer extends NamedPlugin implements Score
 
     @Override
     public double[] score(Cycle cycle, List<EndpointState> candidates) {
-        double[] scores = new double[candidates.size()];
         PreciseScores precise = cycle.get(PreciseScores.KEY);
         if (precise == null) {
-            PrefixMatch match = cycle.get(PrefixMatch.KEY);
-            if (match != null) {
-                for (int i = 0; i < scores.length; i++) {
-                    scores[i] = match.ratio(candidates.get(i));
-                }
-            }
-            return scores;
+            return PrefixCacheScorer.shares(cycle, candidates);
         }
+        double[] scores = new double[candidates.size()];
         double min = Double.POSITIVE_INFINITY;
         double max = Double.NEGATIVE_INFINITY;
         for (EndpointState e : candidates) {

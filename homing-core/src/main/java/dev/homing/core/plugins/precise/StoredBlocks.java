@@ -23,16 +23,12 @@ public final class StoredBlocks {
         return BlockKeys.root(seed, s.loraName(), salt(s));
     }
 
-    /** Keys of the event's blocks, chained from {@code parent} (its parent's key, or {@link #chainStart}). */
+    /**
+     * Keys of the event's blocks, chained from {@code parent} (its parent's key, or {@link #chainStart}); the event
+     * must be {@link #keyable}.
+     */
     public static long[] keys(long parent, BlockStored s, int blockSize) {
-        int[] tokens = s.tokenIds();
-        long[] keys = new long[s.blockHashes().size()];
-        long prev = parent;
-        for (int i = 0; i < keys.length; i++) {
-            prev = BlockKeys.next(prev, tokens, i * blockSize, blockSize);
-            keys[i] = prev;
-        }
-        return keys;
+        return BlockKeys.of(parent, s.tokenIds(), blockSize, s.blockHashes().size());
     }
 
     /** The cache salt among the first block's extra keys: a string that is not the adapter's name. */

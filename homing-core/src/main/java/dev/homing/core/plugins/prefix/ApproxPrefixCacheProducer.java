@@ -138,7 +138,7 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
         }
         record(result.target(), h);
         EndpointState prefill = result.prefillTarget();
-        if (prefill != null && prefill != result.target()) {
+        if (prefill != null) {
             record(prefill, h);
         }
     }

@@ -22,6 +22,11 @@ public final class PrefixCacheScorer extends NamedPlugin implements Scorer {
 
     @Override
     public double[] score(Cycle cycle, List<EndpointState> candidates) {
+        return shares(cycle, candidates);
+    }
+
+    /** Each candidate's share of the prompt's blocks, from the cycle's {@link PrefixMatch}; zeros without one. */
+    public static double[] shares(Cycle cycle, List<EndpointState> candidates) {
         double[] scores = new double[candidates.size()];
         PrefixMatch match = cycle.get(PrefixMatch.KEY);
         if (match == null) {
