@@ -7,7 +7,6 @@ import dev.homing.core.plugin.Parameters;
 import dev.homing.core.plugin.PluginConfigException;
 import dev.homing.core.plugin.PluginContext;
 import dev.homing.core.scheduling.Cycle;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -45,13 +44,9 @@ public final class ByLabelFilter extends NamedPlugin implements Filter {
 
     @Override
     public List<EndpointState> filter(Cycle cycle, List<EndpointState> candidates) {
-        List<EndpointState> kept = new ArrayList<>(candidates.size());
-        for (EndpointState e : candidates) {
+        return Filter.keep(candidates, e -> {
             String value = e.endpoint().label(label);
-            if ((value == null && allowsNoLabel) || validValues.contains(value == null ? "" : value)) {
-                kept.add(e);
-            }
-        }
-        return kept;
+            return (value == null && allowsNoLabel) || validValues.contains(value == null ? "" : value);
+        });
     }
 }

@@ -6,7 +6,6 @@ import dev.homing.core.plugin.NamedPlugin;
 import dev.homing.core.plugin.Parameters;
 import dev.homing.core.plugin.PluginContext;
 import dev.homing.core.scheduling.Cycle;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -39,12 +38,6 @@ public final class LabelSelectorFilter extends NamedPlugin implements Filter {
 
     @Override
     public List<EndpointState> filter(Cycle cycle, List<EndpointState> candidates) {
-        List<EndpointState> kept = new ArrayList<>(candidates.size());
-        for (EndpointState e : candidates) {
-            if (selector.matches(e.endpoint().labels())) {
-                kept.add(e);
-            }
-        }
-        return kept;
+        return Filter.keep(candidates, e -> selector.matches(e.endpoint().labels()));
     }
 }

@@ -9,7 +9,6 @@ import dev.homing.core.plugin.PluginContext;
 import dev.homing.core.plugins.CycleRandom;
 import dev.homing.core.scheduling.Cycle;
 import dev.homing.core.scheduling.PrefixMatch;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
@@ -70,12 +69,7 @@ public final class PrefixCacheAffinityFilter extends NamedPlugin implements Filt
         if (match == null) {
             return candidates;
         }
-        List<EndpointState> sticky = new ArrayList<>();
-        for (EndpointState e : candidates) {
-            if (match.ratio(e) >= affinityThreshold) {
-                sticky.add(e);
-            }
-        }
+        List<EndpointState> sticky = Filter.keep(candidates, e -> match.ratio(e) >= affinityThreshold);
         return sticky.isEmpty() ? candidates : sticky;
     }
 }

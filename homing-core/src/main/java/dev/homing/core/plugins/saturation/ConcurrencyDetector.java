@@ -8,7 +8,6 @@ import dev.homing.core.plugin.PluginConfigException;
 import dev.homing.core.plugin.PluginContext;
 import dev.homing.core.plugin.SaturationDetector;
 import dev.homing.core.scheduling.Cycle;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -98,12 +97,6 @@ public final class ConcurrencyDetector extends NamedPlugin implements Saturation
 
     @Override
     public List<EndpointState> filter(Cycle cycle, List<EndpointState> candidates) {
-        List<EndpointState> kept = new ArrayList<>(candidates.size());
-        for (EndpointState e : candidates) {
-            if (!saturated(e, cycle.startNanos())) {
-                kept.add(e);
-            }
-        }
-        return kept;
+        return Filter.keep(candidates, e -> !saturated(e, cycle.startNanos()));
     }
 }

@@ -10,7 +10,6 @@ import dev.homing.core.plugin.PluginContext;
 import dev.homing.core.plugin.SaturationDetector;
 import dev.homing.core.scheduling.Cycle;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -115,12 +114,7 @@ public final class UtilizationDetector extends NamedPlugin implements Saturation
 
     @Override
     public List<EndpointState> filter(Cycle cycle, List<EndpointState> candidates) {
-        List<EndpointState> kept = new ArrayList<>(candidates.size());
-        for (EndpointState e : candidates) {
-            if (!saturated(e, cycle.startNanos())) {
-                kept.add(e);
-            }
-        }
+        List<EndpointState> kept = Filter.keep(candidates, e -> !saturated(e, cycle.startNanos()));
         return kept.isEmpty() ? candidates : kept;
     }
 }

@@ -6,10 +6,10 @@ import dev.homing.core.plugin.NamedPlugin;
 import dev.homing.core.plugin.PluginConfigException;
 import dev.homing.core.plugin.Scorer;
 import dev.homing.core.plugin.ScorerCategory;
+import dev.homing.core.request.PromptTokens;
 import dev.homing.core.scheduling.Cycle;
 import dev.homing.protocol.openai.PromptShape;
 import dev.homing.protocol.openai.RoutingFields;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -22,8 +22,8 @@ import java.util.List;
  * label that does not parse 0. As a filter ({@code enableFiltering}, default false) it keeps unlabelled and in-range
  * endpoints; it may keep none, as llm-d's does.
  *
- * <p>The length is exact for token-id prompts; otherwise a quarter of the prompt's bytes, as llm-d estimates without a
- * tokenizer. llm-d counts the characters of the message contents; Homing counts the bytes of the {@code messages}
+ * <p>The length is exact for token-id prompts and when a token producer has tokenized the prompt in this cycle;
+ * otherwise a quarter of the prompt's bytes, as llm-d estimates without a tokenizer. llm-d counts the characters of the message contents; Homing counts the bytes of the {@code messages}
  * JSON (roles and punctuation included), which it has without decoding the prompt: slightly longer for chat.
  */
 public final class ContextLengthAware extends NamedPlugin implements Scorer, Filter {
@@ -64,6 +64,11 @@ public final class ContextLengthAware extends NamedPlugin implements Scorer, Fil
         }
     }
 
+    private static int contextLength(Cycle cycle) {
+        PromptTokens t = cycle.get(PromptTokens.KEY);
+        return t != null ? t.length() : contextLength(cycle.request().fields());
+    }
+
     /** Prompt tokens: exact for token ids, else bytes × 0.25 (a text prompt's quotes not counted). */
     static int contextLength(RoutingFields fields) {
         if (fields.tokenCount() >= 0) {
@@ -92,20 +97,15 @@ public final class ContextLengthAware extends NamedPlugin implements Scorer, Fil
         if (!enableFiltering) {
             return candidates;
         }
-        int length = contextLength(cycle.request().fields());
-        List<EndpointState> kept = new ArrayList<>(candidates.size());
-        for (EndpointState e : candidates) {
+        int length = contextLength(cycle);
+        return Filter.keep(candidates, e -> {
             String value = e.endpoint().label(label);
             if (value == null) {
-                kept.add(e); // unlabelled endpoints take any length
-                continue;
+                return true; // unlabelled endpoints take any length
             }
             Range r = Range.parse(value);
-            if (r != null && length >= r.min() && length <= r.max()) {
-                kept.add(e);
-            }
-        }
-        return kept;
+            return r != null && length >= r.min() && length <= r.max();
+        });
     }
 
     @Override
@@ -114,7 +114,7 @@ public final class ContextLengthAware extends NamedPlugin implements Scorer, Fil
         if (scores.length == 0) {
             return scores;
         }
-        int length = contextLength(cycle.request().fields());
+        int length = contextLength(cycle);
         for (int i = 0; i < scores.length; i++) {
             String value = candidates.get(i).endpoint().label(label);
             if (value == null) {

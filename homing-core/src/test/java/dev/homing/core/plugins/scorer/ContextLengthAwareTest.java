@@ -11,6 +11,7 @@ import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.fixtures.Requests;
 import dev.homing.core.plugin.PluginConfigException;
 import dev.homing.core.plugins.PluginFixtures;
+import dev.homing.core.request.PromptTokens;
 import dev.homing.core.scheduling.Cycle;
 import dev.homing.protocol.openai.ApiKind;
 import java.util.List;
@@ -68,6 +69,18 @@ class ContextLengthAwareTest {
         // 5 tokens, one above the range
         assertThat(new ContextLengthAware(null, LABEL, false).score(c, one.snapshot().endpoints())[0])
                 .isCloseTo(0.3 / 1.001, within(1e-12));
+    }
+
+    @Test
+    void tokensAProducerObtainedAreCountedExactly() {
+        Cycle c = PluginFixtures.cycle(pool, Requests.completion("x".repeat(4000))); // 1,000 by the estimate
+        c.put(PromptTokens.KEY, new PromptTokens(new int[5]));
+        EndpointPool one = pool(endpoint("small", 1, LABEL, "0-4"));
+        assertThat(new ContextLengthAware(null, LABEL, false).score(c, one.snapshot().endpoints())[0])
+                .isCloseTo(0.3 / 1.001, within(1e-12));
+        assertThat(new ContextLengthAware(null, LABEL, true).filter(c, one.snapshot().endpoints())).isEmpty();
+        c.put(PromptTokens.KEY, new PromptTokens(new int[4]));
+        assertThat(new ContextLengthAware(null, LABEL, true).filter(c, one.snapshot().endpoints())).hasSize(1);
     }
 
     @Test
