@@ -1,10 +1,8 @@
 package dev.homing.core.plugin;
 
 import dev.homing.core.plugins.datalayer.CoreMetricsExtractor;
-import dev.homing.core.plugins.datalayer.EndpointNotificationSource;
 import dev.homing.core.plugins.datalayer.K8sNotificationSource;
 import dev.homing.core.plugins.datalayer.MetricsDataSource;
-import dev.homing.core.plugins.datalayer.ModelsDataExtractor;
 import dev.homing.core.plugins.datalayer.ModelsDataSource;
 import dev.homing.core.plugins.decider.AlwaysDisaggMultimodalDecider;
 import dev.homing.core.plugins.decider.AlwaysDisaggPdDecider;
@@ -13,10 +11,6 @@ import dev.homing.core.plugins.filter.ByLabelFilter;
 import dev.homing.core.plugins.filter.LabelSelectorFilter;
 import dev.homing.core.plugins.filter.PrefixCacheAffinityFilter;
 import dev.homing.core.plugins.filter.RoleFilters;
-import dev.homing.core.plugins.parser.OpenAiParser;
-import dev.homing.core.plugins.parser.PassthroughParser;
-import dev.homing.core.plugins.parser.VertexAiParser;
-import dev.homing.core.plugins.parser.VllmGrpcParser;
 import dev.homing.core.plugins.picker.MaxScorePicker;
 import dev.homing.core.plugins.precise.PrecisePrefixCacheProducer;
 import dev.homing.core.plugins.precise.PrecisePrefixCacheScorer;
@@ -43,6 +37,7 @@ import dev.homing.core.plugins.scorer.QueueScorer;
 import dev.homing.core.plugins.scorer.RunningRequestsSizeScorer;
 import dev.homing.core.plugins.scorer.SessionAffinityScorer;
 import dev.homing.core.plugins.scorer.TokenLoadScorer;
+import java.util.List;
 
 /**
  * The registration of every built-in plugin type: its llm-d type name, its parameters with llm-d's defaults (each
@@ -69,8 +64,7 @@ final class BuiltInPlugins {
         // Scorers
         r.register(QueueScorer.TYPE, (name, p, ctx) -> new QueueScorer(name));
         r.register(KvCacheUtilizationScorer.TYPE, (name, p, ctx) -> new KvCacheUtilizationScorer(name));
-        r.register(KV_CACHE_SCORER_ALIAS, namedAfter(KV_CACHE_SCORER_ALIAS,
-                (name, p, ctx) -> new KvCacheUtilizationScorer(name)));
+        r.register(KV_CACHE_SCORER_ALIAS, (name, p, ctx) -> new KvCacheUtilizationScorer(name));
         r.register(NoHitLruScorer.TYPE, (name, p, ctx) -> {
             p.string("prefixPluginType", null); // llm-d names the prefix plugin; Homing reads the shared PrefixMatch
             p.string("prefixPluginName", null);
@@ -101,7 +95,7 @@ final class BuiltInPlugins {
         r.register(RoleFilters.ENCODE_TYPE, (name, p, ctx) -> RoleFilters.encode(name));
         r.register(LabelSelectorFilter.TYPE, LabelSelectorFilter::create);
         r.register(LabelSelectorFilter.DEPRECATED_TYPE,
-                namedAfter(LabelSelectorFilter.DEPRECATED_TYPE, LabelSelectorFilter::createDeprecated));
+                LabelSelectorFilter::createDeprecated);
         r.register(ByLabelFilter.TYPE, ByLabelFilter::create);
         r.register(PrefixCacheAffinityFilter.TYPE, PrefixCacheAffinityFilter::create);
         r.register(UtilizationDetector.TYPE, UtilizationDetector::create);
@@ -116,10 +110,10 @@ final class BuiltInPlugins {
         r.register(SingleProfileHandler.TYPE, (name, p, ctx) -> new SingleProfileHandler(name));
         r.register(DisaggProfileHandler.TYPE, DisaggProfileHandler::create);
         r.register(DisaggProfileHandler.DEPRECATED_TYPE,
-                namedAfter(DisaggProfileHandler.DEPRECATED_TYPE, DisaggProfileHandler::createDeprecated));
+                DisaggProfileHandler::createDeprecated);
         r.register(DisaggHeadersHandler.TYPE, DisaggHeadersHandler::create);
         r.register(DisaggHeadersHandler.DEPRECATED_TYPE,
-                namedAfter(DisaggHeadersHandler.DEPRECATED_TYPE, DisaggHeadersHandler::createDeprecated));
+                DisaggHeadersHandler::createDeprecated);
         r.register(DataParallelProfileHandler.TYPE, DataParallelProfileHandler::create);
         r.register(PrefixBasedPdDecider.TYPE, PrefixBasedPdDecider::create);
         r.register(AlwaysDisaggPdDecider.TYPE, (name, p, ctx) -> new AlwaysDisaggPdDecider(name));
@@ -128,21 +122,23 @@ final class BuiltInPlugins {
         // Data layer and request parsers: configuration the router reads
         r.register(MetricsDataSource.TYPE, MetricsDataSource::create);
         r.register(CoreMetricsExtractor.TYPE, CoreMetricsExtractor::create);
-        r.register(EndpointNotificationSource.TYPE, EndpointNotificationSource::create);
         r.register(K8sNotificationSource.TYPE, K8sNotificationSource::create);
         r.register(ModelsDataSource.TYPE, ModelsDataSource::create);
-        r.register(ModelsDataExtractor.TYPE, ModelsDataExtractor::create);
-        r.register(OpenAiParser.TYPE, OpenAiParser::create);
-        r.register(VllmGrpcParser.TYPE, VllmGrpcParser::create);
-        r.register(PassthroughParser.TYPE, PassthroughParser::create);
-        r.register(VertexAiParser.TYPE, VertexAiParser::create);
+        for (String type : DECLARED) {
+            r.register(type, (name, p, ctx) -> new DeclaredPlugin(type, name));
+        }
     }
 
     /**
-     * An alias whose instances, when not named, are named after the alias: a configuration refers to an unnamed
-     * plugin by the type it wrote.
+     * Types with no parameters that configurations declare (see {@link DeclaredPlugin}):
+     * {@code endpoint-notification-source} delivers endpoint added/removed events to extractors (Homing's discovery
+     * announces removals to the pool); {@code models-data-extractor} turns a {@code /v1/models} answer into served
+     * models and LoRA parents (the router's models scrape does it); the request parsers {@code openai-parser} (the
+     * default, what the router speaks: completions, chat completions, responses, conversations, embeddings),
+     * {@code vllmgrpc-parser} (vLLM's gRPC engine API), {@code passthrough-parser} (any payload, uninterpreted, so
+     * prompt-based scorers have nothing to work with) and {@code vertexai-parser} (Vertex AI's PredictionService
+     * ChatCompletions), selected by a configuration's parser reference.
      */
-    private static PluginFactory namedAfter(String alias, PluginFactory factory) {
-        return (name, p, ctx) -> factory.create(name == null || name.isBlank() ? alias : name, p, ctx);
-    }
+    static final List<String> DECLARED = List.of("endpoint-notification-source", "models-data-extractor",
+            "openai-parser", "vllmgrpc-parser", "passthrough-parser", "vertexai-parser");
 }

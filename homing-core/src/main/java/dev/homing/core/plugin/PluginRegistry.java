@@ -32,7 +32,9 @@ public final class PluginRegistry {
     }
 
     /**
-     * Creates a plugin, refusing unknown types and parameters the factory did not read.
+     * Creates a plugin, refusing unknown types and parameters the factory did not read. An unnamed plugin is named
+     * after the type the configuration wrote (an alias's instance after the alias), which is how a configuration
+     * refers to it.
      *
      * @throws PluginConfigException with a message that lists the known choices
      */
@@ -41,7 +43,7 @@ public final class PluginRegistry {
         if (f == null) {
             throw new PluginConfigException("unknown plugin type '" + type + "'; known types: " + String.join(", ", types()));
         }
-        Plugin plugin = f.create(name, parameters, context);
+        Plugin plugin = f.create(name == null || name.isBlank() ? type : name, parameters, context);
         Set<String> unknown = parameters.unknownKeys();
         if (!unknown.isEmpty()) {
             Set<String> known = new java.util.TreeSet<>(parameters.knownKeys());

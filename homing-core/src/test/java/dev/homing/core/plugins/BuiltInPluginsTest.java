@@ -84,6 +84,16 @@ class BuiltInPluginsTest {
         assertThat(p.name()).isEqualTo(type); // unnamed plugins are named after the type the config wrote
     }
 
+    @Test
+    void aNamedPluginKeepsItsNameAndABlankNameIsTheType() {
+        assertThat(REGISTRY.create("vllmgrpc-parser", "grpc", params("{}"), context()))
+                .extracting(Plugin::name, Plugin::type).containsExactly("grpc", "vllmgrpc-parser");
+        assertThat(REGISTRY.create("passthrough-parser", " ", params("{}"), context()).name())
+                .isEqualTo("passthrough-parser");
+        assertThat(REGISTRY.create("endpoint-notification-source", "events", params("{}"), context()))
+                .extracting(Plugin::name, Plugin::type).containsExactly("events", "endpoint-notification-source");
+    }
+
     @ParameterizedTest
     @MethodSource("types")
     void reportsUnknownParameters(String type) {
