@@ -7,10 +7,7 @@ import dev.homing.protocol.config.GoDuration;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /** {@code homing serve}: the router alone, in front of endpoints that already run. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
@@ -55,15 +52,8 @@ final class ServeCommand implements Callable<Integer> {
                     + "replica routes on its own state until it returns. Default: none.")
     String redis;
 
-    @Spec
-    CommandSpec spec;
-
     @Override
     public Integer call() throws Exception {
-        if (redis != null && !redis.matches("rediss?://[^/\\s]+(/\\d+)?")) {
-            throw new ParameterException(spec.commandLine(), "--redis must be a URL such as redis://127.0.0.1:6379, "
-                    + "got '" + redis + "'");
-        }
         Duration interval = GoDuration.parse(scrapeInterval);
         RouterOptions options = RouterOptions.defaults(StaticEndpoints.parse(endpoints)).with(o -> {
             o.host = host;

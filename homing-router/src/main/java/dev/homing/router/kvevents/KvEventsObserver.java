@@ -35,43 +35,4 @@ public interface KvEventsObserver {
 
     /** A message whose topic names no endpoint of the pool (centralized mode); its events are dropped. */
     void unknownPod(String podId);
-
-    /** Hears nothing. */
-    KvEventsObserver NONE = new KvEventsObserver() {
-        @Override
-        public void batchTaken(String pod) {
-        }
-
-        @Override
-        public void eventsApplied(String pod, int events) {
-        }
-
-        @Override
-        public void eventsSkipped(String reason, int events) {
-        }
-
-        @Override
-        public void gap(String pod, long missing) {
-        }
-
-        @Override
-        public void batchesLost(String pod, long batches) {
-        }
-
-        @Override
-        public void replay(String pod, boolean complete) {
-        }
-
-        @Override
-        public void restart(String pod) {
-        }
-
-        @Override
-        public void malformed(String pod) {
-        }
-
-        @Override
-        public void unknownPod(String podId) {
-        }
-    };
 }
