@@ -1,17 +1,17 @@
 package dev.homing.bench.workload;
 
+import dev.homing.core.collect.CompactLongLongMap;
+import dev.homing.core.plugins.precise.BlockKeys;
 import dev.homing.sim.tokenizer.ChatMessage;
 import dev.homing.sim.tokenizer.SimTokenizer;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * The prefix-cache hit rate an infinite cache shared by the whole fleet would reach on a workload: the bound no
  * router can beat. Requests are taken in workload (arrival) order; each one's hit is the longest run of leading full
  * blocks it shares with any earlier request's prompt, by vLLM's rule: only full blocks count (an earlier prompt's
  * partial last block was never cached), and at most {@code tokens − 1} tokens (the last token is always computed).
- * The bound is Σ hit tokens / Σ prompt tokens. Different models never share a cache.
+ * The bound is Σ hit tokens / Σ prompt tokens. Different models never share a cache. Prefixes are compared by
+ * their chained 64-bit block keys, as the precise index compares them.
  */
 public final class HitRateBound {
 
@@ -22,29 +22,20 @@ public final class HitRateBound {
         if (blockSize < 1) {
             throw new IllegalArgumentException("blockSize must be at least 1, got " + blockSize);
         }
-        Map<Block, Integer> children = new HashMap<>();
-        Map<String, Integer> roots = new HashMap<>();
+        // Every full block ever seen, by its chained key (the key of a block names the whole prefix up to it).
+        CompactLongLongMap seen = new CompactLongLongMap();
         long hit = 0;
         long total = 0;
         for (WorkloadRequest r : w.requests()) {
             int[] tokens = tokens(r.prompt());
-            int node = roots.computeIfAbsent(String.valueOf(r.model()), m -> -1 - roots.size());
-            int fullBlocks = tokens.length / blockSize;
+            long[] keys = BlockKeys.of(BlockKeys.root(0, String.valueOf(r.model()), null), tokens, blockSize,
+                    Integer.MAX_VALUE);
             int matched = 0;
-            boolean matching = true;
-            Block probe = new Block();
-            for (int k = 0; k < fullBlocks; k++) {
-                probe.set(node, tokens, k * blockSize, blockSize);
-                Integer child = matching ? children.get(probe) : null;
-                if (child != null) {
-                    matched++;
-                    node = child;
-                } else {
-                    matching = false;
-                    int id = children.size();
-                    children.put(probe.copy(), id);
-                    node = id;
-                }
+            while (matched < keys.length && seen.containsKey(keys[matched])) {
+                matched++;
+            }
+            for (int k = matched; k < keys.length; k++) {
+                seen.put(keys[k], 1);
             }
             int cap = tokens.length == 0 ? 0 : (tokens.length - 1) / blockSize;
             hit += (long) Math.min(matched, cap) * blockSize;
@@ -64,47 +55,5 @@ public final class HitRateBound {
         }
         return t.encode(t.applyChatTemplate(prompt.messages().stream()
                 .map(m -> new ChatMessage(m.role(), m.content())).toList(), true));
-    }
-
-    /** A block of tokens under its parent block: equal keys mean equal prefixes up to and including this block. */
-    private static final class Block {
-        private int parent;
-        private int[] tokens;
-        private int from;
-        private int length;
-        private int hash;
-
-        void set(int parent, int[] tokens, int from, int length) {
-            this.parent = parent;
-            this.tokens = tokens;
-            this.from = from;
-            this.length = length;
-            int h = parent;
-            for (int i = from; i < from + length; i++) {
-                h = 31 * h + tokens[i];
-            }
-            this.hash = h;
-        }
-
-        Block copy() {
-            Block b = new Block();
-            b.parent = parent;
-            b.tokens = Arrays.copyOfRange(tokens, from, from + length);
-            b.from = 0;
-            b.length = length;
-            b.hash = hash;
-            return b;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Block b && b.parent == parent && b.length == length
-                    && Arrays.equals(tokens, from, from + length, b.tokens, b.from, b.from + b.length);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
     }
 }
