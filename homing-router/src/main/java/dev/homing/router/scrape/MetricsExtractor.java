@@ -6,9 +6,7 @@ import dev.homing.core.plugins.datalayer.EngineConfig;
 import dev.homing.core.plugins.datalayer.MetricSpec;
 import dev.homing.protocol.metrics.MetricsText;
 import dev.homing.protocol.metrics.Sample;
-import dev.homing.protocol.metrics.VllmMetrics;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
@@ -25,17 +23,15 @@ public final class MetricsExtractor {
 
     /** The metric names {@link #extract} may read under this extractor: what a scrape needs to parse. */
     public static Predicate<String> reads(CoreMetricsExtractor extractor) {
-        Set<String> names = new HashSet<>(extractor.metricNames());
-        names.add(VllmMetrics.GPU_CACHE_USAGE_PERC);
-        return names::contains;
+        return Set.copyOf(extractor.metricNames())::contains;
     }
 
     public static EndpointMetrics extract(MetricsText m, EngineConfig engine, long nowNanos) {
         int waiting = count(value(m, engine.queuedRequests()));
         int running = count(value(m, engine.runningRequests()));
         double kv = value(m, engine.kvUsage());
-        if (Double.isNaN(kv) && engine.name().equals("vllm")) {
-            kv = m.latest(VllmMetrics.GPU_CACHE_USAGE_PERC); // vLLM before 0.11 named it so
+        if (Double.isNaN(kv)) {
+            kv = value(m, engine.kvUsageFallback());
         }
         int blockSize = -1;
         long numBlocks = -1;

@@ -43,6 +43,9 @@ class MetricsExtractorTest {
         assertThat(m.waiting()).isEqualTo(-1);
         assertThat(m.blockSize()).isEqualTo(-1);
         assertThat(m.kvCapacityTokens()).isEqualTo(-1);
+        assertThat(MetricsExtractor.reads(CoreMetricsExtractor.builtIn()).test("vllm:gpu_cache_usage_perc")).isTrue();
+        assertThat(MetricsExtractor.extract(PrometheusTextParser.parse("sglang:gpu_cache_usage_perc 0.5\n"
+                + "vllm:gpu_cache_usage_perc 0.5\n"), engine("sglang"), 1).kvCacheUsage()).isNaN();
     }
 
     @Test

@@ -79,7 +79,7 @@ public record CoreMetricsExtractor(String name, String engineLabelKey, String de
         Set<String> out = new TreeSet<>();
         for (EngineConfig e : engines.values()) {
             Stream.of(e.queuedRequests(), e.runningRequests(), e.kvUsage(), e.lora(), e.cacheInfo(),
-                    e.cacheBlockSize(), e.cacheNumBlocks()).filter(Objects::nonNull).forEach(s -> out.add(s.name()));
+                    e.cacheBlockSize(), e.cacheNumBlocks(), e.kvUsageFallback()).filter(Objects::nonNull).forEach(s -> out.add(s.name()));
         }
         return out;
     }

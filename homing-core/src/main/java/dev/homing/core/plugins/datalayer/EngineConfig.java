@@ -9,15 +9,20 @@ import java.util.List;
  * not read. The KV-cache geometry comes either from an info gauge's labels ({@code cacheInfoSpec} with
  * {@code cacheBlockSizeLabelName}, default {@code block_size}, and {@code cacheNumBlocksLabelName}, default
  * {@code num_gpu_blocks}) or from two gauges ({@code cacheBlockSizeSpec}, {@code cacheNumBlocksSpec}).
+ *
+ * @param kvUsageFallback read when {@code kvUsage} is absent: the built-in vLLM engine's name before vLLM 0.11
+ *     ({@code vllm:gpu_cache_usage_perc}); null for every other engine and for configured ones
  */
 public record EngineConfig(String name, MetricSpec queuedRequests, MetricSpec runningRequests, MetricSpec kvUsage,
                            MetricSpec lora, MetricSpec cacheInfo, String cacheBlockSizeLabelName,
-                           String cacheNumBlocksLabelName, MetricSpec cacheBlockSize, MetricSpec cacheNumBlocks) {
+                           String cacheNumBlocksLabelName, MetricSpec cacheBlockSize, MetricSpec cacheNumBlocks,
+                           MetricSpec kvUsageFallback) {
 
     /** llm-d's built-in engines, used for every name a config does not define itself. */
     public static final List<EngineConfig> BUILT_IN = List.of(
             of("vllm", "vllm:num_requests_waiting", "vllm:num_requests_running", "vllm:kv_cache_usage_perc",
-                    "vllm:lora_requests_info", "vllm:cache_config_info", null, null, null, null),
+                    "vllm:lora_requests_info", "vllm:cache_config_info", null, null, null, null)
+                    .withKvUsageFallback(MetricSpec.parse("kvUsageSpec", "vllm:gpu_cache_usage_perc")),
             of("sglang", "sglang:num_queue_reqs", "sglang:num_running_reqs", "sglang:token_usage",
                     null, "sglang:cache_config_info", "page_size", "num_pages", null, null),
             of("trtllm-serve", "trtllm_num_requests_waiting", "trtllm_num_requests_running",
@@ -50,7 +55,12 @@ public record EngineConfig(String name, MetricSpec queuedRequests, MetricSpec ru
                 MetricSpec.parse("runningRequestsSpec", running), MetricSpec.parse("kvUsageSpec", kv),
                 MetricSpec.parse("loraSpec", lora), MetricSpec.parse("cacheInfoSpec", cacheInfo), blockSizeLabel,
                 numBlocksLabel, MetricSpec.parse("cacheBlockSizeSpec", blockSize),
-                MetricSpec.parse("cacheNumBlocksSpec", numBlocks));
+                MetricSpec.parse("cacheNumBlocksSpec", numBlocks), null);
+    }
+
+    private EngineConfig withKvUsageFallback(MetricSpec fallback) {
+        return new EngineConfig(name, queuedRequests, runningRequests, kvUsage, lora, cacheInfo,
+                cacheBlockSizeLabelName, cacheNumBlocksLabelName, cacheBlockSize, cacheNumBlocks, fallback);
     }
 
     /** One {@code engineConfigs} entry. */
@@ -63,6 +73,6 @@ public record EngineConfig(String name, MetricSpec queuedRequests, MetricSpec ru
                 MetricSpec.parse("cacheInfoSpec", p.string("cacheInfoSpec", null)),
                 p.string("cacheBlockSizeLabelName", null), p.string("cacheNumBlocksLabelName", null),
                 MetricSpec.parse("cacheBlockSizeSpec", p.string("cacheBlockSizeSpec", null)),
-                MetricSpec.parse("cacheNumBlocksSpec", p.string("cacheNumBlocksSpec", null)));
+                MetricSpec.parse("cacheNumBlocksSpec", p.string("cacheNumBlocksSpec", null)), null);
     }
 }
