@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import java.io.IOException;
+import java.util.Arrays;
 
 /**
  * Reads the routing fields of an OpenAI completions or chat-completions body in one streaming pass.
@@ -14,6 +15,7 @@ import java.io.IOException;
  */
 public final class RequestParser {
 
+    private static final int[] NO_SPANS = new int[0];
     private static final JsonFactory JSON = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder()
                     .maxStringLength(Integer.MAX_VALUE)
@@ -71,6 +73,7 @@ public final class RequestParser {
         private int n = 1;
         private String cacheSalt;
         private PromptShape shape;
+        private int[] messageSpans = NO_SPANS;
         private int promptOffset = -1;
         private int promptLength;
         private int tokenCount = -1;
@@ -132,7 +135,7 @@ public final class RequestParser {
             // As vLLM: on chat, max_completion_tokens wins over the deprecated max_tokens; completions know only max_tokens.
             int limit = api == ApiKind.CHAT_COMPLETIONS && maxCompletionTokens > 0 ? maxCompletionTokens : maxTokens;
             return new RoutingFields(api, model, stream, includeUsage, limit, n, cacheSalt, shape,
-                    body, promptOffset, promptLength, tokenCount);
+                    body, promptOffset, promptLength, tokenCount, messageSpans);
         }
 
         private void streamOptions(JsonToken value) throws IOException, RequestFormatException {
@@ -222,10 +225,15 @@ public final class RequestParser {
                 throw typeError("messages", "a list of message objects");
             }
             int count = 0;
+            int[] spans = new int[16];
             for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
                 if (t != JsonToken.START_OBJECT) {
                     throw typeError("messages", "a list of message objects");
                 }
+                if (2 * count + 2 > spans.length) {
+                    spans = Arrays.copyOf(spans, spans.length * 2);
+                }
+                spans[2 * count] = offset();
                 boolean hasRole = false;
                 while (p.nextToken() == JsonToken.FIELD_NAME) {
                     String field = p.currentName();
@@ -247,12 +255,14 @@ public final class RequestParser {
                 if (!hasRole) {
                     throw RequestFormatException.badRequest("Message " + count + " has no 'role'.", "messages");
                 }
+                spans[2 * count + 1] = offset(p.currentLocation().getByteOffset());
                 count++;
             }
             if (count == 0) {
                 throw RequestFormatException.badRequest("The 'messages' field must not be empty.", "messages");
             }
             shape = PromptShape.MESSAGES;
+            messageSpans = Arrays.copyOf(spans, 2 * count);
             record(start, offset(p.currentLocation().getByteOffset()));
         }
 

@@ -10,6 +10,8 @@ import java.nio.charset.StandardCharsets;
  * @param promptLength its length in bytes, quotes and brackets included
  * @param tokenCount exact number of prompt tokens when the prompt is given as token ids, else -1
  * @param maxTokens {@code max_tokens} or {@code max_completion_tokens}, -1 when absent
+ * @param messageSpans for {@code messages}, where each message's JSON object lies in {@code body}: (start, end)
+ *     offset pairs, in order; empty for other prompts. Not copied, like {@code body}.
  */
 public record RoutingFields(
         ApiKind api,
@@ -23,7 +25,8 @@ public record RoutingFields(
         byte[] body,
         int promptOffset,
         int promptLength,
-        int tokenCount) {
+        int tokenCount,
+        int[] messageSpans) {
 
     /** The prompt's raw JSON text; a copy, for diagnostics and tests only. */
     public String promptJson() {

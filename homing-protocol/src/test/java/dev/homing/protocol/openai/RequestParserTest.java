@@ -75,6 +75,20 @@ class RequestParserTest {
     }
 
     @Test
+    void chatMessagesAreLocatedOneByOne() throws Exception {
+        String first = "{\"role\":\"system\",\"content\":\"béé\"}";
+        String second = "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"hi\"}],\"name\":{\"x\":1}}";
+        String body = "{\"model\":\"m\", \"messages\": [ " + first + " ,\n" + second + "]}";
+        RoutingFields f = chat(body);
+        byte[] b = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        int[] s = f.messageSpans();
+        assertThat(s).hasSize(4);
+        assertThat(new String(b, s[0], s[1] - s[0], java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(first);
+        assertThat(new String(b, s[2], s[3] - s[2], java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(second);
+        assertThat(completions("{\"model\":\"m\",\"prompt\":\"x\"}").messageSpans()).isEmpty();
+    }
+
+    @Test
     void multiByteTextKeepsByteOffsets() throws Exception {
         RoutingFields f = completions("{\"model\":\"m\",\"prompt\":\"héllo wörld ✓\"}");
         assertThat(f.promptJson()).isEqualTo("\"héllo wörld ✓\"");

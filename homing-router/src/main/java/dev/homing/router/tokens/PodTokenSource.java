@@ -74,7 +74,7 @@ public final class PodTokenSource implements TokenSource, AutoCloseable {
                 return Optional.of(tokenIds(f));
             }
             if (f.promptShape() == PromptShape.MESSAGES) {
-                int[] spans = messageSpans(f);
+                int[] spans = f.messageSpans();
                 TokenPrefixCache.Conversation c = TokenPrefixCache.Conversation.of(model, f.body(), spans);
                 int[] cached = cache.lookup(c);
                 if (cached != null) {
@@ -225,25 +225,6 @@ public final class PodTokenSource implements TokenSource, AutoCloseable {
     private static String firstText(RoutingFields f) throws IOException {
         JsonNode v = JSON.readTree(f.body(), f.promptOffset(), f.promptLength());
         return v.isArray() ? v.get(0).asText() : v.asText();
-    }
-
-    /** Where each message's JSON lies in the body: (start, end) pairs, in order. */
-    private static int[] messageSpans(RoutingFields f) throws IOException {
-        int[] spans = new int[16];
-        int n = 0;
-        try (JsonParser p = FACTORY.createParser(f.body(), f.promptOffset(), f.promptLength())) {
-            p.nextToken(); // [
-            for (JsonToken t = p.nextToken(); t == JsonToken.START_OBJECT; t = p.nextToken()) {
-                if (n + 2 > spans.length) {
-                    spans = Arrays.copyOf(spans, spans.length * 2);
-                }
-                // Jackson counts offsets from where it was told to start reading
-                spans[n++] = f.promptOffset() + (int) p.currentTokenLocation().getByteOffset();
-                p.skipChildren();
-                spans[n++] = f.promptOffset() + (int) p.currentLocation().getByteOffset();
-            }
-        }
-        return Arrays.copyOf(spans, n);
     }
 
     /** Prompts answered from the cache or from the request itself. */
