@@ -16,7 +16,9 @@ import java.util.function.Consumer;
  * @param maxAttempts        endpoints to try when one cannot be reached
  * @param creditUnreflected  add this router's requests sent since the last scrape to the scraped load (see
  *                           {@link dev.homing.core.endpoint.EndpointLoad})
- * @param configFile         an {@code EndpointPickerConfig}, or null for the built-in default
+ * @param configFile         an {@code EndpointPickerConfig}, or null for a built-in one
+ * @param precise            without a config file, the built-in precise config (KV-cache events) instead of the
+ *                           default
  * @param configPollInterval how often the config file is checked for changes
  * @param tokenSource        what turns a request into its tokens for the plugins that need them (the precise prefix
  *                           producer), or null for none: those plugins then fall back
@@ -27,7 +29,7 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
                             Duration scrapeInterval, Duration scrapeTimeout, Duration modelsInterval,
                             int maxBodyBytes, Duration connectTimeout, Duration responseTimeout, int maxAttempts,
                             boolean creditUnreflected, long seed, String poolName, Path configFile,
-                            Duration configPollInterval, TokenSource tokenSource, String redisUrl) {
+                            boolean precise, Duration configPollInterval, TokenSource tokenSource, String redisUrl) {
 
     public RouterOptions {
         endpoints = List.copyOf(endpoints);
@@ -36,7 +38,7 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
     public static RouterOptions defaults(List<Endpoint> endpoints) {
         return new RouterOptions("127.0.0.1", 8000, "127.0.0.1", 9090, endpoints, Duration.ofMillis(50),
                 Duration.ofSeconds(1), Duration.ofSeconds(5), 32 << 20, Duration.ofSeconds(2), Duration.ofMinutes(10),
-                3, true, System.nanoTime(), "homing", null, Duration.ofSeconds(1), null, null);
+                3, true, System.nanoTime(), "homing", null, false, Duration.ofSeconds(1), null, null);
     }
 
     /** A copy with some options changed. */
@@ -64,6 +66,7 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
         public long seed;
         public String poolName;
         public Path configFile;
+        public boolean precise;
         public Duration configPollInterval;
         public TokenSource tokenSource;
         public String redisUrl;
@@ -85,6 +88,7 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
             seed = o.seed;
             poolName = o.poolName;
             configFile = o.configFile;
+            precise = o.precise;
             configPollInterval = o.configPollInterval;
             tokenSource = o.tokenSource;
             redisUrl = o.redisUrl;
@@ -93,7 +97,7 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
         RouterOptions build() {
             return new RouterOptions(host, port, adminHost, adminPort, endpoints, scrapeInterval, scrapeTimeout,
                     modelsInterval, maxBodyBytes, connectTimeout, responseTimeout, maxAttempts, creditUnreflected, seed,
-                    poolName, configFile, configPollInterval, tokenSource, redisUrl);
+                    poolName, configFile, precise, configPollInterval, tokenSource, redisUrl);
         }
     }
 }

@@ -86,7 +86,7 @@ public final class RouterServer implements AutoCloseable {
             ctx = ctx.withService(PreciseIndexFactory.class, shared.indexFactory());
         }
         try {
-            this.policy = PolicySource.load(options.configFile(), PluginRegistry.builtIn(), ctx);
+            this.policy = PolicySource.load(options.configFile(), options.precise(), PluginRegistry.builtIn(), ctx);
         } catch (ConfigException | RuntimeException e) {
             // nothing is left running when the router cannot start
             if (shared != null) {

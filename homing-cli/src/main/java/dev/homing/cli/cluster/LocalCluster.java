@@ -1,7 +1,6 @@
 package dev.homing.cli.cluster;
 
 import dev.homing.core.config.ConfigException;
-import dev.homing.core.config.DefaultConfig;
 import dev.homing.core.endpoint.Endpoint;
 import dev.homing.core.endpoint.EndpointState;
 import dev.homing.router.RouterOptions;
@@ -11,9 +10,6 @@ import dev.homing.sim.engine.Preset;
 import dev.homing.sim.http.SimPod;
 import dev.homing.sim.http.SimPodConfig;
 import dev.homing.sim.kvevents.KvEventsConfig;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,7 +36,7 @@ public final class LocalCluster implements AutoCloseable {
      * @param redisUrl    a Redis the router shares its index and load through, or null
      */
     public record Options(int pods, String model, Preset preset, String host, int port, int adminPort,
-                          int podBasePort, long seed, java.nio.file.Path config, boolean precise, String redisUrl) {
+                          int podBasePort, long seed, Path config, boolean precise, String redisUrl) {
         public Options {
             if (pods < 1) {
                 throw new IllegalArgumentException("--pods must be at least 1, got " + pods);
@@ -59,13 +55,11 @@ public final class LocalCluster implements AutoCloseable {
 
     private final List<Pod> pods;
     private final RouterServer router;
-    private final Path generatedConfig;
     private final boolean precise;
 
-    private LocalCluster(List<Pod> pods, RouterServer router, Path generatedConfig, boolean precise) {
+    private LocalCluster(List<Pod> pods, RouterServer router, boolean precise) {
         this.pods = List.copyOf(pods);
         this.router = router;
-        this.generatedConfig = generatedConfig;
         this.precise = precise;
     }
 
@@ -78,7 +72,6 @@ public final class LocalCluster implements AutoCloseable {
     public static LocalCluster start(Options o) throws ConfigException {
         PodNames names = new PodNames(o.model(), new SplittableRandom(o.seed()));
         List<Pod> pods = new ArrayList<>();
-        Path generated = null;
         RouterServer router = null;
         try {
             for (int i = 0; i < o.pods(); i++) {
@@ -102,43 +95,33 @@ public final class LocalCluster implements AutoCloseable {
             }
             List<Endpoint> endpoints = pods.stream().map(p -> new Endpoint(p.name(), p.host(), p.port(), labels(p)))
                     .toList();
-            Path config = o.config();
-            if (o.precise() && config == null) {
-                generated = Files.createTempFile("homing-precise-", ".yaml");
-                Files.writeString(generated, DefaultConfig.preciseText());
-                config = generated;
-            }
-            Path routerConfig = config;
             RouterOptions ro = RouterOptions.defaults(endpoints).with(x -> {
                 x.host = o.host();
                 x.adminHost = o.host();
                 x.port = o.port();
                 x.adminPort = o.adminPort();
-                x.configFile = routerConfig;
+                x.configFile = o.config();
+                x.precise = o.precise();
                 x.redisUrl = o.redisUrl();
             });
             router = RouterServer.start(ro);
-            LocalCluster cluster = new LocalCluster(pods, router, generated, o.precise());
+            LocalCluster cluster = new LocalCluster(pods, router, o.precise());
             cluster.awaitScraped(Duration.ofSeconds(10));
             if (o.precise()) {
                 cluster.awaitKvEvents();
             }
             return cluster;
-        } catch (IOException e) {
-            cleanUp(pods, router, generated);
-            throw new UncheckedIOException("cannot write the precise config: " + e.getMessage(), e);
         } catch (RuntimeException | ConfigException e) {
-            cleanUp(pods, router, generated);
+            cleanUp(pods, router);
             throw e;
         }
     }
 
-    private static void cleanUp(List<Pod> pods, RouterServer router, Path generated) {
+    private static void cleanUp(List<Pod> pods, RouterServer router) {
         if (router != null) {
             router.close();
         }
         pods.forEach(p -> p.server().close());
-        deleteQuietly(generated);
     }
 
     private static String zmqHost(String host) {
@@ -218,16 +201,6 @@ public final class LocalCluster implements AutoCloseable {
 
     @Override
     public void close() {
-        cleanUp(pods, router, generatedConfig);
-    }
-
-    private static void deleteQuietly(Path file) {
-        if (file != null) {
-            try {
-                Files.deleteIfExists(file);
-            } catch (IOException ignored) {
-                // a temporary file; the OS cleans up
-            }
-        }
+        cleanUp(pods, router);
     }
 }

@@ -52,10 +52,19 @@ public final class DefaultConfig {
     }
 
     public static ResolvedConfig resolve(PluginRegistry registry, PluginContext ctx) {
+        return resolve(RESOURCE, registry, ctx);
+    }
+
+    /** The precise variant, resolved. */
+    public static ResolvedConfig resolvePrecise(PluginRegistry registry, PluginContext ctx) {
+        return resolve(PRECISE_RESOURCE, registry, ctx);
+    }
+
+    private static ResolvedConfig resolve(String resource, PluginRegistry registry, PluginContext ctx) {
         try {
-            return new ConfigResolver(registry).resolve(ConfigParser.parse(text(), RESOURCE), ctx);
+            return new ConfigResolver(registry).resolve(ConfigParser.parse(read(resource), resource), ctx);
         } catch (ConfigException e) {
-            throw new IllegalStateException("the built-in default config is broken: " + e.getMessage(), e);
+            throw new IllegalStateException("the built-in config " + resource + " is broken: " + e.getMessage(), e);
         }
     }
 }

@@ -15,7 +15,8 @@ import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Where the routing policy comes from: the built-in default, or an {@code EndpointPickerConfig} file that is read at
+ * Where the routing policy comes from: a built-in config (the default, or the precise one), or an
+ * {@code EndpointPickerConfig} file that is read at
  * start (a broken file stops start-up) and again whenever it changes (a broken change is refused and the running
  * policy stays).
  */
@@ -35,11 +36,16 @@ public final class PolicySource {
         this.ctx = ctx;
     }
 
-    /** Loads the initial policy: the file's, or the default when {@code file} is null. */
-    public static PolicySource load(Path file, PluginRegistry registry, PluginContext ctx) throws ConfigException {
+    /**
+     * Loads the initial policy: the file's, or when {@code file} is null a built-in one, which is never reloaded.
+     *
+     * @param precise without a file, the built-in precise config instead of the default
+     */
+    public static PolicySource load(Path file, boolean precise, PluginRegistry registry, PluginContext ctx)
+            throws ConfigException {
         PolicySource s = new PolicySource(file, registry, ctx);
         if (file == null) {
-            s.current.set(DefaultConfig.resolve(registry, ctx));
+            s.current.set(precise ? DefaultConfig.resolvePrecise(registry, ctx) : DefaultConfig.resolve(registry, ctx));
         } else {
             String text = read(file);
             s.current.set(new ConfigResolver(registry).resolve(ConfigParser.parse(text, file.toString()), ctx));
