@@ -3,6 +3,7 @@ package dev.homing.router.shared;
 import dev.homing.core.endpoint.EndpointState;
 import dev.homing.core.plugins.precise.BlockKeys;
 import dev.homing.core.plugins.precise.InMemoryPreciseIndex;
+import dev.homing.core.plugins.precise.IndexChanges;
 import dev.homing.core.plugins.precise.PreciseIndex;
 import dev.homing.core.plugins.precise.PreciseIndexFactory;
 import dev.homing.core.plugins.precise.StoredBlocks;
@@ -136,21 +137,21 @@ public final class RedisPreciseIndex implements PreciseIndex {
 
     @Override
     public int apply(String podName, List<KvCacheEvent> events) {
+        Map<Long, Long> fetched = null;
         if (!redis.up()) {
             redis.fellBack();
-            learnAdapters(podName, events);
-            return local.apply(podName, events);
+        } else {
+            fetched = fetchUnknownParents(podName, events); // null: Redis went away while resolving
         }
-        Map<Long, Long> fetched = fetchUnknownParents(podName, events);
-        if (fetched == null) {
-            learnAdapters(podName, events);
-            return local.apply(podName, events); // Redis went away while resolving
+        if (fetched != null) {
+            fetched.forEach((engine, key) -> local.learn(podName, engine, key));
         }
-        fetched.forEach((engine, key) -> local.learn(podName, engine, key));
-        List<Object> steps = plan(podName, events);
-        learnAdapters(podName, events);
-        int skipped = local.apply(podName, events);
-        for (Object step : steps) {
+        Mirror mirror = new Mirror(podName, fetched != null);
+        int skipped = local.apply(podName, events, mirror);
+        if (mirror.cleared) {
+            recent.clear(podName); // a pod that cleared its cache holds none of our picks
+        }
+        for (Object step : mirror.steps()) {
             boolean done = step instanceof IndexWrites w
                     ? redis.attempt(r -> WRITE.run(r, w.args())).isPresent()
                     : clearRemote((String) step);
@@ -161,14 +162,69 @@ public final class RedisPreciseIndex implements PreciseIndex {
         return skipped;
     }
 
-    /** Notes the adapters the events start chains from; and a pod that cleared its cache holds none of our picks. */
-    private void learnAdapters(String pod, List<KvCacheEvent> events) {
-        for (KvCacheEvent e : events) {
-            if (e instanceof BlockStored s && s.parentBlockHash() == null && s.loraName() != null) {
-                adapters.add(s.loraName());
-            } else if (e instanceof AllBlocksCleared) {
-                recent.clear(pod);
+    /**
+     * The Redis writes for a batch, in order, as the local index keys it: {@link IndexWrites} between clears, and a
+     * pod name for each clear. Without Redis it only learns the adapters and whether the pod cleared.
+     */
+    private final class Mirror implements IndexChanges {
+        private final String pod;
+        private final boolean writing;
+        private final List<Object> steps = new ArrayList<>();
+        private IndexWrites writes = newWrites();
+        private boolean cleared;
+
+        Mirror(String pod, boolean writing) {
+            this.pod = pod;
+            this.writing = writing;
+        }
+
+        @Override
+        public void held(String medium, long key) {
+            if (writing) {
+                writes.hold(pod, tier(medium), key, 0);
             }
+        }
+
+        @Override
+        public void mapped(long engine, long key) {
+            if (writing) {
+                writes.mapEngine(pod, engine, key);
+            }
+        }
+
+        @Override
+        public void removed(String medium, long engine) {
+            if (writing) {
+                writes.removeByEngine(pod, tier(medium), engine); // Redis may know hashes this replica does not
+            }
+        }
+
+        @Override
+        public void adapter(String loraName) {
+            adapters.add(loraName);
+            if (writing) {
+                writes.adapter(loraName);
+            }
+        }
+
+        @Override
+        public void cleared() {
+            cleared = true;
+            if (writing) {
+                if (!writes.isEmpty()) {
+                    steps.add(writes);
+                    writes = newWrites();
+                }
+                steps.add(pod);
+            }
+        }
+
+        List<Object> steps() {
+            if (!writes.isEmpty()) {
+                steps.add(writes);
+                writes = newWrites();
+            }
+            return steps;
         }
     }
 
@@ -226,85 +282,6 @@ public final class RedisPreciseIndex implements PreciseIndex {
         if (!cleared && !defined.contains(engine) && local.keyOf(pod, engine).isEmpty()) {
             wanted.add(engine);
         }
-    }
-
-    /**
-     * The Redis writes for a batch, in order: {@link IndexWrites} between clears, and a pod name for each clear. Keys
-     * are chained as {@link InMemoryPreciseIndex} chains them, from parents this batch, this replica or Redis knows.
-     */
-    private List<Object> plan(String pod, List<KvCacheEvent> events) {
-        List<Object> steps = new ArrayList<>();
-        IndexWrites writes = newWrites();
-        Map<Long, Long> batch = new HashMap<>();
-        boolean cleared = false;
-        for (KvCacheEvent e : events) {
-            switch (e) {
-                case BlockStored s -> {
-                    String tier = tier(s.medium());
-                    List<EventBlockHash> hashes = s.blockHashes();
-                    if (s.tokenCount() == 0) {
-                        for (EventBlockHash h : hashes) {
-                            Long key = resolve(pod, h.asUint64(), batch, cleared);
-                            if (key != null) {
-                                writes.hold(pod, tier, key, 0);
-                            }
-                        }
-                        continue;
-                    }
-                    if (!StoredBlocks.keyable(s, blockSize)) {
-                        continue;
-                    }
-                    Long parent;
-                    if (s.parentBlockHash() == null) {
-                        parent = StoredBlocks.chainStart(seed, s);
-                        if (s.loraName() != null) {
-                            writes.adapter(s.loraName());
-                        }
-                    } else {
-                        parent = resolve(pod, s.parentBlockHash().asUint64(), batch, cleared);
-                    }
-                    if (parent == null) {
-                        continue;
-                    }
-                    long[] keys = StoredBlocks.keys(parent, s, blockSize);
-                    for (int i = 0; i < keys.length; i++) {
-                        batch.put(hashes.get(i).asUint64(), keys[i]);
-                        writes.mapEngine(pod, hashes.get(i).asUint64(), keys[i]);
-                    }
-                    for (int i = keys.length - 1; i >= 0; i--) {
-                        writes.hold(pod, tier, keys[i], 0); // tail first, so that the bound evicts prefixes from their tails
-                    }
-                }
-                case BlockRemoved r -> {
-                    String tier = tier(r.medium());
-                    for (EventBlockHash h : r.blockHashes()) {
-                        writes.removeByEngine(pod, tier, h.asUint64());
-                    }
-                }
-                case AllBlocksCleared c -> {
-                    if (!writes.isEmpty()) {
-                        steps.add(writes);
-                        writes = newWrites();
-                    }
-                    steps.add(pod);
-                    batch.clear();
-                    cleared = true;
-                }
-            }
-        }
-        if (!writes.isEmpty()) {
-            steps.add(writes);
-        }
-        return steps;
-    }
-
-    private Long resolve(String pod, long engine, Map<Long, Long> batch, boolean cleared) {
-        Long key = batch.get(engine);
-        if (key != null || cleared) {
-            return key;
-        }
-        var known = local.keyOf(pod, engine); // learned from Redis already when this replica had not seen it
-        return known.isPresent() ? known.getAsLong() : null;
     }
 
     private IndexWrites newWrites() {

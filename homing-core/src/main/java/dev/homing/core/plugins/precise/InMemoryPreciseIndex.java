@@ -152,17 +152,29 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
 
     @Override
     public int apply(String podName, List<KvCacheEvent> events) {
+        return apply(podName, events, null);
+    }
+
+    /**
+     * Applies a pod's batch and tells {@code changes} (when not null) what it did, in order.
+     *
+     * @return events that could not be keyed (see {@link PreciseIndex#apply})
+     */
+    public int apply(String podName, List<KvCacheEvent> events, IndexChanges changes) {
         int skipped = 0;
         lock.lock();
         try {
             Pod pod = pod(podName);
             for (KvCacheEvent e : events) {
                 switch (e) {
-                    case BlockStored s -> skipped += stored(pod, s) ? 0 : 1;
-                    case BlockRemoved r -> removed(pod, r);
+                    case BlockStored s -> skipped += stored(pod, s, changes) ? 0 : 1;
+                    case BlockRemoved r -> removed(pod, r, changes);
                     case AllBlocksCleared c -> {
                         clearLocked(pod);
                         clears.incrementAndGet();
+                        if (changes != null) {
+                            changes.cleared();
+                        }
                     }
                 }
             }
@@ -172,7 +184,7 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
         return skipped;
     }
 
-    private boolean stored(Pod pod, BlockStored s) {
+    private boolean stored(Pod pod, BlockStored s, IndexChanges changes) {
         List<EventBlockHash> hashes = s.blockHashes();
         int tier = tier(s.medium());
         if (s.tokenCount() == 0) {
@@ -185,6 +197,9 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
                     continue;
                 }
                 hold(pod, key, tier, 0);
+                if (changes != null) {
+                    changes.held(s.medium(), key);
+                }
             }
             return true;
         }
@@ -203,15 +218,24 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
         } else {
             if (s.loraName() != null) {
                 adapters.add(s.loraName());
+                if (changes != null) {
+                    changes.adapter(s.loraName());
+                }
             }
             prev = StoredBlocks.chainStart(seed, s);
         }
         long[] keys = StoredBlocks.keys(prev, s, blockSize);
         for (int i = 0; i < keys.length; i++) {
             map(pod, hashes.get(i).asUint64(), keys[i]);
+            if (changes != null) {
+                changes.mapped(hashes.get(i).asUint64(), keys[i]);
+            }
         }
         for (int i = keys.length - 1; i >= 0; i--) {
             hold(pod, keys[i], tier, 0); // tail first, so that the bound evicts prefixes from their tails
+            if (changes != null) {
+                changes.held(s.medium(), keys[i]);
+            }
         }
         storedBlocks.addAndGet(hashes.size());
         return true;
@@ -240,10 +264,13 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
         }
     }
 
-    private void removed(Pod pod, BlockRemoved r) {
+    private void removed(Pod pod, BlockRemoved r, IndexChanges changes) {
         int tier = tier(r.medium());
         for (EventBlockHash hash : r.blockHashes()) {
             long engine = hash.asUint64();
+            if (changes != null) {
+                changes.removed(r.medium(), engine);
+            }
             long key = pod.engineToKey.get(engine, UNMAPPED);
             if (key == UNMAPPED && !pod.engineToKey.containsKey(engine)) {
                 continue;
