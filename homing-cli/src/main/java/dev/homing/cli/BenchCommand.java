@@ -6,6 +6,7 @@ import dev.homing.bench.live.TerminalProgress;
 import dev.homing.bench.policy.Policies;
 import dev.homing.bench.policy.PolicySpec;
 import dev.homing.bench.report.ReportFiles;
+import dev.homing.bench.report.StatusLine;
 import dev.homing.bench.report.TableReport;
 import dev.homing.bench.result.BenchReport;
 import dev.homing.bench.result.PolicyRun;
@@ -166,7 +167,7 @@ final class BenchCommand implements Callable<Integer> {
             s = new Scenario(s.name(), s.description(), s.preset(), s.pods(), workload, own, s.policies(),
                     s.scrapeInterval(), s.kvEventLag());
         }
-        VirtualProgress progress = new VirtualProgress(System.err, TerminalProgress.stderr().enabled());
+        VirtualProgress progress = new VirtualProgress(System.err, StatusLine.terminalAttached());
         BenchReport report;
         try {
             report = VirtualBench.run(s, policies, seed, progress);
@@ -329,48 +330,33 @@ final class BenchCommand implements Callable<Integer> {
      */
     static final class VirtualProgress implements BiConsumer<String, Double> {
 
-        private static final int BAR = 30;
-        private final PrintStream err;
-        private final boolean enabled;
+        private final StatusLine line;
         private final Map<String, Double> done = new LinkedHashMap<>();
-        private long lastDraw = Long.MIN_VALUE;
-        private int width;
 
         VirtualProgress(PrintStream err, boolean enabled) {
-            this.err = err;
-            this.enabled = enabled;
+            this.line = new StatusLine(err, enabled, System::nanoTime);
         }
 
         @Override
         public synchronized void accept(String policy, Double fraction) {
             done.put(policy, fraction);
-            long now = System.nanoTime();
-            if (enabled && (lastDraw == Long.MIN_VALUE || now - lastDraw >= 100_000_000L || fraction >= 1)) {
-                lastDraw = now;
-                draw();
-            }
+            line.draw(fraction >= 1, this::text);
         }
 
         synchronized void finish() {
-            if (enabled && width > 0) {
-                draw();
-                err.print('\n');
-                err.flush();
+            if (!done.isEmpty()) {
+                line.draw(true, this::text);
             }
+            line.end();
         }
 
-        private void draw() {
+        private String text() {
             double mean = done.values().stream().mapToDouble(Double::doubleValue).average().orElse(0);
             long finished = done.values().stream().filter(f -> f >= 1).count();
-            int filled = (int) Math.round(BAR * Math.min(1, mean));
             String running = String.join(", ", done.entrySet().stream().filter(e -> e.getValue() < 1)
                     .map(e -> e.getKey() + " " + Math.round(e.getValue() * 100) + "%").toList());
-            String line = String.format("virtual [%s%s] %d of %d runs done%s", "#".repeat(filled),
-                    "-".repeat(BAR - filled), finished, done.size(), running.isEmpty() ? "" : "; " + running);
-            String pad = " ".repeat(Math.max(0, width - line.length()));
-            width = line.length();
-            err.print("\r" + line + pad);
-            err.flush();
+            return String.format("virtual %s %d of %d runs done%s", StatusLine.bar(mean), finished, done.size(),
+                    running.isEmpty() ? "" : "; " + running);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.homing.bench.live;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.homing.bench.report.StatusLine;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -62,7 +63,7 @@ class TerminalProgressTest {
     @Test
     void testsRunWithoutAConsoleSoTheStderrBarIsSilent() {
         // surefire's forked JVM has no terminal: exactly the case where the bar must stay off
-        assertThat(TerminalProgress.stderr().enabled()).isEqualTo(TerminalProgress.terminalAttached());
-        assertThat(TerminalProgress.terminalAttached()).isFalse();
+        assertThat(TerminalProgress.stderr().enabled()).isEqualTo(StatusLine.terminalAttached());
+        assertThat(StatusLine.terminalAttached()).isFalse();
     }
 }
