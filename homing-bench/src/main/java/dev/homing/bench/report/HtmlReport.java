@@ -154,20 +154,12 @@ public final class HtmlReport {
                 .append("</th>"));
         html.append("</tr></thead><tbody>");
         for (int stage : w.stageIndexes()) {
-            double[] values = new double[w.runs().size()];
-            double qps = Double.NaN;
-            for (int r = 0; r < values.length; r++) {
-                StageSummary s = TableReport.stage(w.runs().get(r), stage);
-                values[r] = s == null ? Double.NaN : m.value(s.summary(), w.hitRateBound());
-                if (s != null && s.offeredQps() > 0) {
-                    qps = s.offeredQps();
-                }
-            }
-            boolean[] best = m.best(values);
+            WorkloadResults.StageRow s = w.stageRow(stage, m);
             html.append("<tr><th scope=\"row\">").append(stage).append("</th><td class=\"num\">")
-                    .append(Double.isNaN(qps) ? "-" : String.format(Locale.ROOT, "%.2f", qps)).append("</td>");
-            for (int r = 0; r < values.length; r++) {
-                cell(m.format(values[r]), best[r]);
+                    .append(Double.isNaN(s.offeredQps()) ? "-" : String.format(Locale.ROOT, "%.2f", s.offeredQps()))
+                    .append("</td>");
+            for (int r = 0; r < s.values().length; r++) {
+                cell(m.format(s.values()[r]), s.best()[r]);
             }
             html.append("</tr>");
         }

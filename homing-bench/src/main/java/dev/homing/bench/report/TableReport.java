@@ -72,29 +72,16 @@ public final class TableReport {
         w.runs().forEach(r -> header.add(r.policy() + " "));
         TextTable table = new TextTable(header);
         for (int stage : w.stageIndexes()) {
-            double qps = Double.NaN;
-            double[] values = new double[w.runs().size()];
-            for (int r = 0; r < values.length; r++) {
-                StageSummary s = stage(w.runs().get(r), stage);
-                values[r] = s == null ? Double.NaN : m.value(s.summary(), w.hitRateBound());
-                if (s != null && s.offeredQps() > 0) {
-                    qps = s.offeredQps();
-                }
-            }
-            boolean[] best = m.best(values);
+            WorkloadResults.StageRow s = w.stageRow(stage, m);
             List<String> row = new ArrayList<>();
             row.add(Integer.toString(stage));
-            row.add(Double.isNaN(qps) ? "-" : String.format(Locale.ROOT, "%.2f", qps));
-            for (int r = 0; r < values.length; r++) {
-                row.add(marked(m.format(values[r]), best[r], m));
+            row.add(Double.isNaN(s.offeredQps()) ? "-" : String.format(Locale.ROOT, "%.2f", s.offeredQps()));
+            for (int r = 0; r < s.values().length; r++) {
+                row.add(marked(m.format(s.values()[r]), s.best()[r], m));
             }
             table.row(row);
         }
         return table.render();
-    }
-
-    static StageSummary stage(RunSummary run, int stage) {
-        return run.stages().stream().filter(s -> s.stage() == stage).findFirst().orElse(null);
     }
 
     /** A trailing mark column keeps the digits of marked and unmarked cells aligned. */

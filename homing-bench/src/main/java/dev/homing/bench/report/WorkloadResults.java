@@ -50,6 +50,26 @@ public record WorkloadResults(String workload, double hitRateBound, List<RunSumm
         return openLoop() ? "offered QPS" : "achieved requests/s (closed loop)";
     }
 
+    /**
+     * One row of a by-stage table: the stage's offered rate (NaN when none was), each run's value of {@code m} in run
+     * order (NaN when the run has no such stage) and which of them are best.
+     */
+    public record StageRow(int stage, double offeredQps, double[] values, boolean[] best) {
+    }
+
+    public StageRow stageRow(int stage, Metric m) {
+        double qps = Double.NaN;
+        double[] values = new double[runs.size()];
+        for (int r = 0; r < values.length; r++) {
+            StageSummary s = runs.get(r).stages().stream().filter(x -> x.stage() == stage).findFirst().orElse(null);
+            values[r] = s == null ? Double.NaN : m.value(s.summary(), hitRateBound);
+            if (s != null && s.offeredQps() > 0) {
+                qps = s.offeredQps();
+            }
+        }
+        return new StageRow(stage, qps, values, m.best(values));
+    }
+
     /** Every stage index any run has, ascending. */
     public List<Integer> stageIndexes() {
         return runs.stream().flatMap(r -> r.stages().stream()).map(StageSummary::stage).distinct().sorted().toList();
