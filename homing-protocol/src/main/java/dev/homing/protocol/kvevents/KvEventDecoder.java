@@ -2,15 +2,18 @@ package dev.homing.protocol.kvevents;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.RandomAccess;
 import org.msgpack.core.ExtensionTypeHeader;
 import org.msgpack.core.MessageFormat;
 import org.msgpack.core.MessagePack;
 import org.msgpack.core.MessageUnpacker;
+import org.msgpack.value.ValueType;
 
 /**
  * Reads a KV-event payload from any vLLM version, tolerantly (vllm-wire-formats.md §1.3, §1.4, §7):
@@ -143,6 +146,12 @@ public final class KvEventDecoder {
             throw new KvEventFormatException(field + " must be an array, got " + describe(v));
         }
         List<EventBlockHash> out = new ArrayList<>(list.size());
+        if (list instanceof Integers ints) {
+            for (long h : ints.values) {
+                out.add(EventBlockHash.ofUint64(h));
+            }
+            return out;
+        }
         for (Object h : list) {
             EventBlockHash hash = optionalHash(h);
             if (hash == null) {
@@ -171,6 +180,16 @@ public final class KvEventDecoder {
             throw new KvEventFormatException("token_ids must be an array, got " + describe(v));
         }
         int[] out = new int[list.size()];
+        if (list instanceof Integers ints) {
+            for (int i = 0; i < out.length; i++) {
+                long t = ints.values[i];
+                if (t < Integer.MIN_VALUE || t > Integer.MAX_VALUE) {
+                    throw new KvEventFormatException("token_ids[" + i + "] must be a 32-bit integer, got " + t);
+                }
+                out[i] = (int) t;
+            }
+            return out;
+        }
         for (int i = 0; i < out.length; i++) {
             out[i] = toInt(list.get(i), "token_ids[" + i + "]");
         }
@@ -247,6 +266,11 @@ public final class KvEventDecoder {
             this.size = size;
         }
 
+        /** An integer of this format; a uint64 ≥ 2^63 does not fit a signed long, so its low 64 bits are kept. */
+        private long integer(MessageFormat format) throws IOException {
+            return format == MessageFormat.UINT64 ? u.unpackBigInteger().longValue() : u.unpackLong();
+        }
+
         Object read(int depth) throws IOException, KvEventFormatException {
             if (depth > MAX_DEPTH) {
                 throw new KvEventFormatException("values nested deeper than " + MAX_DEPTH);
@@ -261,8 +285,7 @@ public final class KvEventDecoder {
                     return u.unpackBoolean();
                 }
                 case INTEGER -> {
-                    // uint64 ≥ 2^63 does not fit a signed long; its low 64 bits are the value we keep.
-                    return format == MessageFormat.UINT64 ? u.unpackBigInteger().longValue() : u.unpackLong();
+                    return integer(format);
                 }
                 case FLOAT -> {
                     return u.unpackDouble();
@@ -276,8 +299,20 @@ public final class KvEventDecoder {
                 }
                 case ARRAY -> {
                     int n = length(u.unpackArrayHeader(), 1);
+                    // Token ids and block hashes are arrays of integers: kept unboxed until something else turns up.
+                    long[] ints = new long[n];
+                    int k = 0;
+                    while (k < n && u.getNextFormat().getValueType() == ValueType.INTEGER) {
+                        ints[k++] = integer(u.getNextFormat());
+                    }
+                    if (k == n) {
+                        return new Integers(ints);
+                    }
                     List<Object> list = new ArrayList<>(n);
-                    for (int i = 0; i < n; i++) {
+                    for (int i = 0; i < k; i++) {
+                        list.add(ints[i]);
+                    }
+                    for (int i = k; i < n; i++) {
                         list.add(read(depth + 1));
                     }
                     return list;
@@ -308,6 +343,25 @@ public final class KvEventDecoder {
                         + u.getTotalReadBytes() + " exceeds the " + left + " bytes left");
             }
             return n;
+        }
+    }
+
+    /** A msgpack array of integers, unboxed; a read-only list of {@code Long} to everything else. */
+    private static final class Integers extends AbstractList<Object> implements RandomAccess {
+        final long[] values;
+
+        Integers(long[] values) {
+            this.values = values;
+        }
+
+        @Override
+        public Object get(int index) {
+            return values[index];
+        }
+
+        @Override
+        public int size() {
+            return values.length;
         }
     }
 }

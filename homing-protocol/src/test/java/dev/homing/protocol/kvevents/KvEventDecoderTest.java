@@ -83,6 +83,30 @@ class KvEventDecoderTest {
     }
 
     @Test
+    void integerArraysAreReadUnboxedAndStillChecked() throws Exception {
+        // hashes all integers (one a uint64 ≥ 2^63), tokens all integers: the unboxed path
+        byte[] ok = pack(p -> p.packArrayHeader(2).packDouble(1).packArrayHeader(1).packArrayHeader(6)
+                .packString("BlockStored").packArrayHeader(2).packLong(7)
+                .packBigInteger(new java.math.BigInteger("18446744073709551615")).packNil()
+                .packArrayHeader(4).packInt(1).packInt(2).packInt(3).packInt(70_000).packInt(2).packNil());
+        BlockStored s = (BlockStored) KvEventDecoder.decode(ok).batch().events().get(0);
+        assertThat(s.blockHashes()).containsExactly(EventBlockHash.ofUint64(7), EventBlockHash.ofUint64(-1));
+        assertThat(s.tokenIds()).containsExactly(1, 2, 3, 70_000);
+        // a token past 32 bits is refused by name, as on the boxed path
+        byte[] wide = pack(p -> p.packArrayHeader(2).packDouble(1).packArrayHeader(1).packArrayHeader(6)
+                .packString("BlockStored").packArrayHeader(1).packLong(7).packNil()
+                .packArrayHeader(2).packInt(1).packLong(1L << 40).packInt(2).packNil());
+        assertThatThrownBy(() -> KvEventDecoder.decode(wide)).isInstanceOf(KvEventFormatException.class)
+                .hasMessageContaining("token_ids[1]");
+        // an array that mixes integers and bytes falls back to the general path
+        byte[] mixed = pack(p -> p.packArrayHeader(2).packDouble(1).packArrayHeader(1).packArrayHeader(2)
+                .packString("BlockRemoved").packArrayHeader(2).packLong(7).packBinaryHeader(2)
+                .writePayload(new byte[] {1, 2}));
+        BlockRemoved r = (BlockRemoved) KvEventDecoder.decode(mixed).batch().events().get(0);
+        assertThat(r.blockHashes()).hasSize(2).first().isEqualTo(EventBlockHash.ofUint64(7));
+    }
+
+    @Test
     void ignoresFieldsANewerVllmAdds() throws Exception {
         byte[] payload = pack(p -> {
             p.packArrayHeader(3).packDouble(1).packArrayHeader(2);
