@@ -1,7 +1,7 @@
 package dev.homing.bench;
 
-import dev.homing.core.plugins.precise.InMemoryPreciseIndex;
-import dev.homing.core.plugins.prefix.ApproxPrefixIndex;
+import dev.homing.core.plugins.prefix.approx.ApproxPrefixIndex;
+import dev.homing.core.precise.InMemoryPreciseIndex;
 import dev.homing.protocol.kvevents.BlockStored;
 import dev.homing.protocol.kvevents.EventBlockHash;
 import java.util.ArrayList;

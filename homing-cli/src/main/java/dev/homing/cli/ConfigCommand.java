@@ -5,8 +5,8 @@ import dev.homing.core.config.ConfigResolver;
 import dev.homing.core.config.DefaultConfig;
 import dev.homing.core.config.ResolvedConfig;
 import dev.homing.core.endpoint.EndpointPool;
-import dev.homing.core.plugin.PluginContext;
-import dev.homing.core.plugin.PluginRegistry;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.plugins.BuiltIns;
 import dev.homing.router.SystemTicker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -45,7 +45,7 @@ final class ConfigCommand implements Runnable {
                 System.err.println("homing: " + file + ": cannot be read: " + e.getMessage());
                 return Main.EXIT_CONFIG;
             }
-            ResolvedConfig r = new ConfigResolver(PluginRegistry.builtIn()).resolve(ConfigParser.parse(text, file.toString()),
+            ResolvedConfig r = new ConfigResolver(BuiltIns.registry()).resolve(ConfigParser.parse(text, file.toString()),
                     new PluginContext(SystemTicker.INSTANCE, new SplittableRandom(0), new EndpointPool()));
             System.out.println(file + ": OK (" + r.config().apiVersion() + ")");
             System.out.print(r.describe());

@@ -1,7 +1,7 @@
 package dev.homing.router;
 
 import dev.homing.core.endpoint.Endpoint;
-import dev.homing.core.request.TokenSource;
+import dev.homing.core.framework.request.TokenSource;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

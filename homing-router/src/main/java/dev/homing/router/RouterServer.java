@@ -4,14 +4,12 @@ import dev.homing.core.config.ConfigException;
 import dev.homing.core.config.ResolvedConfig;
 import dev.homing.core.director.Director;
 import dev.homing.core.endpoint.EndpointPool;
-import dev.homing.core.plugin.PluginContext;
-import dev.homing.core.plugin.PluginRegistry;
-import dev.homing.core.plugin.SaturationDetector;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.requestcontrol.SaturationDetector;
+import dev.homing.core.plugins.BuiltIns;
 import dev.homing.core.plugins.datalayer.CoreMetricsExtractor;
-import dev.homing.core.plugins.precise.PreciseIndexFactory;
-import dev.homing.core.plugins.precise.PrecisePrefixCacheProducer;
-import dev.homing.core.plugins.prefix.ApproxPrefixCacheProducer;
-import dev.homing.core.request.TokenSource;
+import dev.homing.core.plugins.prefix.approx.ApproxPrefixCacheProducer;
+import dev.homing.core.precise.KvEventFeed;
 import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.OpenAiError;
 import dev.homing.router.admin.AdminHandlers;
@@ -78,15 +76,15 @@ public final class RouterServer implements AutoCloseable {
                 HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(options.connectTimeout()).build(),
                 new TokenPrefixCache(TOKEN_CACHE_TOKENS, TOKEN_CACHE_MIN_OVERLAP));
         PluginContext ctx = new PluginContext(SystemTicker.INSTANCE, new SplittableRandom(options.seed()), pool)
-                .withService(TokenSource.class, options.tokenSource() != null ? options.tokenSource() : tokens);
+                .withTokens(options.tokenSource() != null ? options.tokenSource() : tokens);
         // Shared state for replicas: with a Redis, the precise index lives there and in-flight counts are shared.
         this.shared = options.redisUrl() == null ? null
                 : SharedState.create(options.redisUrl(), options.poolName(), pool, SystemTicker.INSTANCE);
         if (shared != null) {
-            ctx = ctx.withService(PreciseIndexFactory.class, shared.indexFactory());
+            ctx = ctx.withPreciseIndexes(shared.indexFactory());
         }
         try {
-            this.policy = PolicySource.load(options.configFile(), options.precise(), PluginRegistry.builtIn(), ctx);
+            this.policy = PolicySource.load(options.configFile(), options.precise(), BuiltIns.registry(), ctx);
         } catch (ConfigException | RuntimeException e) {
             // nothing is left running when the router cannot start
             if (shared != null) {
@@ -216,8 +214,8 @@ public final class RouterServer implements AutoCloseable {
     }
 
     /** The running config's precise producers: each is fed KV events. */
-    private List<PrecisePrefixCacheProducer> preciseProducers() {
-        return policy.current().pluginsOf(PrecisePrefixCacheProducer.class);
+    private List<KvEventFeed> preciseProducers() {
+        return policy.current().pluginsOf(KvEventFeed.class);
     }
 
     private List<ApproxPrefixCacheProducer> prefixProducers() {

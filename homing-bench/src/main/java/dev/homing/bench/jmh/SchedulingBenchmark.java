@@ -6,9 +6,9 @@ import dev.homing.core.director.Dispatch;
 import dev.homing.core.endpoint.Endpoint;
 import dev.homing.core.endpoint.EndpointMetrics;
 import dev.homing.core.endpoint.EndpointPool;
-import dev.homing.core.plugin.PluginContext;
-import dev.homing.core.plugin.PluginRegistry;
-import dev.homing.core.request.InferenceRequest;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.request.InferenceRequest;
+import dev.homing.core.plugins.BuiltIns;
 import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.RequestFormatException;
 import dev.homing.protocol.openai.RequestParser;
@@ -72,7 +72,7 @@ public class SchedulingBenchmark {
                     16, 19_208, Set.of(), Set.of(), -1, 0);
             pool.updateMetrics(e.name(), m, pool.load(e.name()).scrapeStarted());
         }
-        director = new Director(pool, DefaultConfig.resolve(PluginRegistry.builtIn(),
+        director = new Director(pool, DefaultConfig.resolve(BuiltIns.registry(),
                 new PluginContext(System::nanoTime, random, pool)).policy(), System::nanoTime);
         // 32 system prompts; each measured prompt is one of them plus its own question (a quarter of its length).
         int groups = 32;
@@ -107,7 +107,7 @@ public class SchedulingBenchmark {
             try (Dispatch d = director.dispatch(r)) {
                 d.target();
             }
-        } catch (dev.homing.core.scheduling.SchedulingException e) {
+        } catch (dev.homing.core.framework.scheduling.SchedulingException e) {
             throw new IllegalStateException(e);
         }
     }

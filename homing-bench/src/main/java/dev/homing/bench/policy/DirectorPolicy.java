@@ -10,13 +10,12 @@ import dev.homing.core.endpoint.Endpoint;
 import dev.homing.core.endpoint.EndpointLoad;
 import dev.homing.core.endpoint.EndpointMetrics;
 import dev.homing.core.endpoint.EndpointPool;
-import dev.homing.core.plugin.Outcome;
-import dev.homing.core.plugin.PluginContext;
-import dev.homing.core.plugin.PluginRegistry;
-import dev.homing.core.plugins.precise.PrecisePrefixCacheProducer;
-import dev.homing.core.request.InferenceRequest;
-import dev.homing.core.request.TokenSource;
-import dev.homing.core.scheduling.SchedulingException;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.request.InferenceRequest;
+import dev.homing.core.framework.requestcontrol.Outcome;
+import dev.homing.core.framework.scheduling.SchedulingException;
+import dev.homing.core.plugins.BuiltIns;
+import dev.homing.core.precise.KvEventFeed;
 import dev.homing.protocol.kvevents.KvCacheEvent;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,7 +35,7 @@ final class DirectorPolicy implements Policy {
     private final EndpointPool pool;
     private final Director director;
     private final WorkloadTokens tokens = new WorkloadTokens();
-    private final List<PrecisePrefixCacheProducer> precise;
+    private final List<KvEventFeed> precise;
     private final List<String> pods;
     private final Map<String, Integer> podIndex = new HashMap<>();
 
@@ -54,15 +53,15 @@ final class DirectorPolicy implements Policy {
         }
         pool.setEndpoints(endpoints);
         PluginContext plugins = new PluginContext(ctx.ticker(), new SplittableRandom(ctx.seedFor(name)), pool)
-                .withService(TokenSource.class, tokens);
+                .withTokens(tokens);
         ResolvedConfig resolved;
         try {
-            resolved = new ConfigResolver(PluginRegistry.builtIn()).resolve(ConfigParser.parse(configText, source),
+            resolved = new ConfigResolver(BuiltIns.registry()).resolve(ConfigParser.parse(configText, source),
                     plugins);
         } catch (ConfigException e) {
             throw new IllegalArgumentException("policy " + name + ": " + e.getMessage(), e);
         }
-        this.precise = resolved.pluginsOf(PrecisePrefixCacheProducer.class);
+        this.precise = resolved.pluginsOf(KvEventFeed.class);
         this.director = new Director(pool, resolved.policy(), ctx.ticker());
     }
 
@@ -109,7 +108,7 @@ final class DirectorPolicy implements Policy {
 
     @Override
     public void kvEvents(int pod, List<KvCacheEvent> events) {
-        for (PrecisePrefixCacheProducer p : precise) {
+        for (KvEventFeed p : precise) {
             p.index().apply(pods.get(pod), events);
         }
     }

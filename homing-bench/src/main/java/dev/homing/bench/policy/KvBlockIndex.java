@@ -1,6 +1,6 @@
 package dev.homing.bench.policy;
 
-import dev.homing.core.plugins.precise.BlockKeys;
+import dev.homing.core.precise.BlockKeys;
 import dev.homing.protocol.kvevents.AllBlocksCleared;
 import dev.homing.protocol.kvevents.BlockRemoved;
 import dev.homing.protocol.kvevents.BlockStored;

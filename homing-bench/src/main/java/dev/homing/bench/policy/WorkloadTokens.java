@@ -1,7 +1,7 @@
 package dev.homing.bench.policy;
 
-import dev.homing.core.request.InferenceRequest;
-import dev.homing.core.request.TokenSource;
+import dev.homing.core.framework.request.InferenceRequest;
+import dev.homing.core.framework.request.TokenSource;
 import java.time.Duration;
 import java.util.Optional;
 

@@ -1,7 +1,7 @@
 package dev.homing.bench.workload;
 
 import dev.homing.core.collect.CompactLongLongMap;
-import dev.homing.core.plugins.precise.BlockKeys;
+import dev.homing.core.precise.BlockKeys;
 import dev.homing.sim.tokenizer.ChatMessage;
 import dev.homing.sim.tokenizer.SimTokenizer;
 

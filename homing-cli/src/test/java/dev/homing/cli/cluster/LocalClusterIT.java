@@ -2,7 +2,7 @@ package dev.homing.cli.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.homing.core.plugins.precise.PrecisePrefixCacheProducer;
+import dev.homing.core.precise.KvEventFeed;
 import dev.homing.sim.engine.Preset;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +16,7 @@ class LocalClusterIT {
         try (LocalCluster cluster = LocalCluster.start(options)) {
             assertThat(cluster.precise()).isTrue();
             assertThat(cluster.router().options().configFile()).isNull();
-            assertThat(cluster.router().config().pluginsOf(PrecisePrefixCacheProducer.class)).hasSize(1);
+            assertThat(cluster.router().config().pluginsOf(KvEventFeed.class)).hasSize(1);
             assertThat(cluster.router().kvEvents().producers()).containsExactly("precise-prefix-cache-producer");
             // start returned only once every pod's events were being taken
             cluster.pods().forEach(p -> assertThat(cluster.router().kvEvents().batchesTaken(p.name())).isPositive());

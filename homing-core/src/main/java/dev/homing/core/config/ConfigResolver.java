@@ -5,26 +5,20 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.homing.core.director.PolicyAssembler;
 import dev.homing.core.director.RoutingPolicy;
-import dev.homing.core.plugin.DataProducer;
-import dev.homing.core.plugin.Filter;
-import dev.homing.core.plugin.Parameters;
-import dev.homing.core.plugin.Picker;
-import dev.homing.core.plugin.Plugin;
-import dev.homing.core.plugin.PluginConfigException;
-import dev.homing.core.plugin.PluginContext;
-import dev.homing.core.plugin.PluginRegistry;
-import dev.homing.core.plugin.ProfileHandler;
-import dev.homing.core.plugin.ReferencesPlugins;
-import dev.homing.core.plugin.SaturationDetector;
-import dev.homing.core.plugin.Scorer;
-import dev.homing.core.plugins.picker.MaxScorePicker;
-import dev.homing.core.plugins.precise.PrecisePrefixCacheProducer;
-import dev.homing.core.plugins.precise.PrecisePrefixCacheScorer;
-import dev.homing.core.plugins.prefix.ApproxPrefixCacheProducer;
-import dev.homing.core.plugins.prefix.PrefixCacheScorer;
-import dev.homing.core.plugins.profile.SingleProfileHandler;
-import dev.homing.core.scheduling.SchedulerProfile;
-import dev.homing.core.scheduling.WeightedScorer;
+import dev.homing.core.framework.plugin.Pairing;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.Plugin;
+import dev.homing.core.framework.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.plugin.PluginRegistry;
+import dev.homing.core.framework.plugin.ReferencesPlugins;
+import dev.homing.core.framework.requestcontrol.SaturationDetector;
+import dev.homing.core.framework.scheduling.Filter;
+import dev.homing.core.framework.scheduling.Picker;
+import dev.homing.core.framework.scheduling.ProfileHandler;
+import dev.homing.core.framework.scheduling.SchedulerProfile;
+import dev.homing.core.framework.scheduling.Scorer;
+import dev.homing.core.framework.scheduling.WeightedScorer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -39,22 +33,16 @@ import java.util.regex.Pattern;
 /**
  * Turns a parsed {@link EndpointPickerConfig} into running plugins and a {@link RoutingPolicy}, with llm-d's
  * auto-defaults: a {@code default} profile of every filter, scorer and picker when none is given; weight 1 for a scorer
- * without one; {@code max-score-picker} for a profile without a picker; {@code single-profile-handler} for a single
- * profile without a handler; the approximate prefix producer for a {@code prefix-cache-scorer} nothing else feeds.
- * Older forms llm-d still reads load unchanged: approximate-index parameters written on {@code prefix-cache-scorer}
- * move to the producer it implies.
+ * without one; the registry's default picker for a profile without one, its default profile handler for a single
+ * profile without one, its default saturation detector; and the companion each plugin's type pairs it with (a prefix
+ * scorer's producer) when nothing declares it. What those defaults and pairings are is each plugin type's own
+ * ({@link dev.homing.core.framework.plugin.PluginType}); this class knows no plugin.
  */
 public final class ConfigResolver {
 
-    /** Parameters that older configs wrote on {@code prefix-cache-scorer}; they belong to its producer. */
-    private static final Set<String> APPROX_PARAMS = Set.of("autoTune", "blockSize", "blockSizeTokens",
-            "maxPrefixBlocksToMatch", "maxPrefixTokensToMatch", "lruCapacityPerServer", "maxIndexedBlocks");
-    private static final String PRODUCER_LINK = "prefixMatchInfoProducerName";
     private static final Set<String> KNOWN_GATES = Set.of("flowControl", "prepareDataPlugins", "experimentalDatalayer",
             "dataLayer");
     private static final Pattern PARAMETER = Pattern.compile("parameters? '([^'.]+)");
-    /** llm-d's default saturation detector, for admission and pool saturation. */
-    private static final String DEFAULT_DETECTOR = "utilization-detector";
 
     private final PluginRegistry registry;
 
@@ -103,8 +91,7 @@ public final class ConfigResolver {
                     warnings.add("unknown feature gate '" + gate + "' ignored");
                 }
             }
-            Map<String, String> producerOf = createPlugins();
-            linkPrefixScorers(producerOf);
+            checkCompanions(createPlugins());
             resolveReferences();
             List<ResolvedConfig.Profile> described = new ArrayList<>();
             List<SchedulerProfile> profiles = profiles(described);
@@ -115,67 +102,56 @@ public final class ConfigResolver {
                     autoAdded, warnings);
         }
 
-        /** Creates every declared plugin in order; returns, per prefix scorer, the producer it reads. */
-        private Map<String, String> createPlugins() throws ConfigException {
-            Map<String, String> producerOf = new LinkedHashMap<>();
+        /** Creates every declared plugin in order; returns, per paired plugin, the companion it needs. */
+        private Map<String, Pairing.Companion> createPlugins() throws ConfigException {
+            Map<String, Pairing.Companion> companions = new LinkedHashMap<>();
             for (PluginSpec spec : config.plugins()) {
                 if (plugins.containsKey(spec.name())) {
                     throw new ConfigException(src, spec.line(), "two plugins are named '" + spec.name()
                             + "'; give one a 'name'");
                 }
                 JsonNode params = ConfigNodes.toJson(spec.parameters());
-                if (spec.type().equals(PrefixCacheScorer.TYPE) || spec.type().equals(PrecisePrefixCacheScorer.TYPE)) {
-                    params = splitPrefixScorer(spec, params.isObject() ? (ObjectNode) params.deepCopy()
-                            : JsonNodeFactory.instance.objectNode(), producerOf);
+                Optional<Pairing> pairing = registry.pairing(spec.type());
+                if (pairing.isPresent()) {
+                    params = pair(spec, pairing.get(), params.isObject() ? (ObjectNode) params.deepCopy()
+                            : JsonNodeFactory.instance.objectNode(), companions);
                 }
                 add(spec, params);
             }
-            return producerOf;
+            return companions;
         }
 
         /**
-         * Takes a prefix scorer's link to its producer and any index parameters off it. Older llm-d configs wrote the
-         * index's parameters on the scorer: approximate ones on {@code prefix-cache-scorer}, precise ones on
-         * {@code precise-prefix-cache-scorer} or on {@code prefix-cache-scorer} with {@code mode: cache_tracking}.
-         * They become an auto-added producer of the matching kind; the link is checked once every plugin exists.
+         * Takes what belongs to a plugin's companion off its parameters (the link naming it; parameters older configs
+         * wrote there) and creates the companion when the configuration does not declare it. Whether the companion is
+         * of the right kind is checked once every plugin exists.
          */
-        private JsonNode splitPrefixScorer(PluginSpec spec, ObjectNode params, Map<String, String> producerOf)
-                throws ConfigException {
-            String link = params.hasNonNull(PRODUCER_LINK) ? params.get(PRODUCER_LINK).asText() : null;
-            params.remove(PRODUCER_LINK);
-            boolean precise = spec.type().equals(PrecisePrefixCacheScorer.TYPE)
-                    || (params.has("mode") && params.get("mode").asText().equals("cache_tracking"));
-            params.remove("mode");
-            ObjectNode legacy = JsonNodeFactory.instance.objectNode();
-            for (String key : fieldNames(params)) {
-                if (precise || APPROX_PARAMS.contains(key)) {
-                    legacy.set(key, params.remove(key));
-                }
+        private JsonNode pair(PluginSpec spec, Pairing pairing, ObjectNode params,
+                              Map<String, Pairing.Companion> companions) throws ConfigException {
+            Pairing.Companion c = pairing.pair(spec.name(), params);
+            companions.put(spec.name(), c);
+            boolean declared = config.plugins().stream().anyMatch(p -> p.name().equals(c.name()));
+            if (!c.parameters().isEmpty() && (c.named() || declared)) {
+                throw new ConfigException(src, spec.line(), "plugin '" + spec.name() + "': parameters "
+                        + fieldNames(c.parameters()) + " belong on its " + c.role() + " '" + c.name() + "'");
             }
-            String producerType = precise ? PrecisePrefixCacheProducer.TYPE : ApproxPrefixCacheProducer.TYPE;
-            String producer = link != null ? link : producerType;
-            producerOf.put(spec.name(), producer);
-            boolean declared = config.plugins().stream().anyMatch(p -> p.name().equals(producer));
-            if (!legacy.isEmpty() && (link != null || declared)) {
-                throw new ConfigException(src, spec.line(), "plugin '" + spec.name() + "': index parameters "
-                        + fieldNames(legacy) + " belong on its producer '" + producer + "'");
-            }
-            if (!declared && !plugins.containsKey(producer)) {
-                add(new PluginSpec(producer, producerType, null, spec.line()), legacy);
-                autoAdded.add(producer);
+            if (!declared && !plugins.containsKey(c.name())) {
+                add(new PluginSpec(c.name(), c.type(), null, spec.line()), c.parameters());
+                autoAdded.add(c.name());
             }
             return params;
         }
 
-        private void linkPrefixScorers(Map<String, String> producerOf) throws ConfigException {
-            for (Map.Entry<String, String> e : producerOf.entrySet()) {
-                Plugin p = plugins.get(e.getValue());
-                if (!(p instanceof DataProducer)) {
-                    PluginSpec scorer = config.plugins().stream().filter(s -> s.name().equals(e.getKey())).findFirst()
+        private void checkCompanions(Map<String, Pairing.Companion> companions) throws ConfigException {
+            for (Map.Entry<String, Pairing.Companion> e : companions.entrySet()) {
+                Pairing.Companion c = e.getValue();
+                Plugin p = plugins.get(c.name());
+                if (!c.kind().isInstance(p)) {
+                    PluginSpec paired = config.plugins().stream().filter(s -> s.name().equals(e.getKey())).findFirst()
                             .orElseThrow();
-                    throw new ConfigException(src, scorer.line(), "plugin '" + e.getKey() + "': its "
-                            + PRODUCER_LINK + " '" + e.getValue() + "' " + (p == null ? "is not a plugin"
-                            : "produces no prefix matches") + "; producers: " + names(DataProducer.class));
+                    throw new ConfigException(src, paired.line(), "plugin '" + e.getKey() + "': its " + c.link() + " '"
+                            + c.name() + "' " + (p == null ? "is not a plugin" : "is not a " + c.role())
+                            + "; plugins that can be: " + names(c.kind()));
                 }
             }
         }
@@ -282,21 +258,27 @@ public final class ConfigResolver {
                 }
             }
             if (picker == null) {
-                picker = defaultPicker();
+                picker = defaultPicker(ps);
             }
             described.add(new ResolvedConfig.Profile(ps.name(), filters.stream().map(Plugin::name).toList(), weights,
                     picker.name(), others));
             return new SchedulerProfile(ps.name(), filters, scorers, picker);
         }
 
-        private Picker defaultPicker() throws ConfigException {
-            Plugin existing = plugins.get(MaxScorePicker.TYPE);
-            if (existing instanceof Picker p) {
+        private Picker defaultPicker(ProfileSpec ps) throws ConfigException {
+            String type = registry.defaultFor(Picker.class).orElseThrow(() -> new ConfigException(src, ps.line(),
+                    "profile '" + ps.name() + "' names no picker, and there is no default one"));
+            if (plugins.get(type) instanceof Picker p) {
                 return p;
             }
-            add(new PluginSpec(MaxScorePicker.TYPE, MaxScorePicker.TYPE, null, 0), JsonNodeFactory.instance.objectNode());
-            autoAdded.add(MaxScorePicker.TYPE);
-            return (Picker) plugins.get(MaxScorePicker.TYPE);
+            return (Picker) addDefault(type);
+        }
+
+        /** Adds a plugin of a default type, named after it, with its default parameters. */
+        private Plugin addDefault(String type) throws ConfigException {
+            add(new PluginSpec(type, type, null, 0), JsonNodeFactory.instance.objectNode());
+            autoAdded.add(type);
+            return plugins.get(type);
         }
 
         private ProfileHandler handler(int profiles) throws ConfigException {
@@ -314,10 +296,9 @@ public final class ConfigResolver {
                         + " scheduling profiles need a profile handler that says which to run "
                         + "(disagg-profile-handler, for instance); single-profile-handler takes one profile");
             }
-            add(new PluginSpec(SingleProfileHandler.TYPE, SingleProfileHandler.TYPE, null, 0),
-                    JsonNodeFactory.instance.objectNode());
-            autoAdded.add(SingleProfileHandler.TYPE);
-            return (ProfileHandler) plugins.get(SingleProfileHandler.TYPE);
+            String type = registry.defaultFor(ProfileHandler.class).orElseThrow(() -> new ConfigException(src, 0,
+                    "the configuration names no profile handler, and there is no default one"));
+            return (ProfileHandler) addDefault(type);
         }
 
         /** Every other pluginRef must name a plugin; returns the saturation detector's name, if any. */
@@ -333,13 +314,11 @@ public final class ConfigResolver {
                             + detector.pluginRef() + "', which is not a saturation detector; detectors: "
                             + names(SaturationDetector.class));
                 }
-            } else if (registry.has(DEFAULT_DETECTOR)) {
+            } else if (registry.defaultFor(SaturationDetector.class).isPresent()) {
                 Plugin declared = plugins.values().stream().filter(SaturationDetector.class::isInstance).findFirst()
                         .orElse(null);
                 if (declared == null) {
-                    add(new PluginSpec(DEFAULT_DETECTOR, DEFAULT_DETECTOR, null, 0), JsonNodeFactory.instance.objectNode());
-                    autoAdded.add(DEFAULT_DETECTOR);
-                    return DEFAULT_DETECTOR;
+                    return addDefault(registry.defaultFor(SaturationDetector.class).get()).name();
                 }
                 return declared.name();
             }

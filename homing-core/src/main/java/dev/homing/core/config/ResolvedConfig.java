@@ -2,7 +2,7 @@ package dev.homing.core.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.homing.core.director.RoutingPolicy;
-import dev.homing.core.plugin.Plugin;
+import dev.homing.core.framework.plugin.Plugin;
 import java.util.List;
 import java.util.Map;
 
@@ -45,7 +45,8 @@ public record ResolvedConfig(EndpointPickerConfig config, RoutingPolicy policy, 
     public record Weighted(String name, String type, double weight) {
     }
 
-    public <T extends Plugin> List<T> pluginsOf(Class<T> type) {
+    /** The plugins that are {@code type}s (a plugin type, or an interface some plugins also implement). */
+    public <T> List<T> pluginsOf(Class<T> type) {
         return plugins.values().stream().filter(type::isInstance).map(type::cast).toList();
     }
 

@@ -2,10 +2,10 @@ package dev.homing.core.director;
 
 import dev.homing.core.endpoint.EndpointState;
 import dev.homing.core.endpoint.Lease;
-import dev.homing.core.plugin.Outcome;
-import dev.homing.core.plugin.ResponseHooks;
-import dev.homing.core.scheduling.Cycle;
-import dev.homing.core.scheduling.SchedulingResult;
+import dev.homing.core.framework.requestcontrol.Outcome;
+import dev.homing.core.framework.requestcontrol.ResponseHooks;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.SchedulingResult;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;

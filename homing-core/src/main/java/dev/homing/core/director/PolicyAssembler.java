@@ -1,13 +1,13 @@
 package dev.homing.core.director;
 
-import dev.homing.core.plugin.Admitter;
-import dev.homing.core.plugin.DataProducer;
-import dev.homing.core.plugin.Plugin;
-import dev.homing.core.plugin.PreRequest;
-import dev.homing.core.plugin.ProfileHandler;
-import dev.homing.core.plugin.ResponseHooks;
-import dev.homing.core.scheduling.Scheduler;
-import dev.homing.core.scheduling.SchedulerProfile;
+import dev.homing.core.framework.plugin.Plugin;
+import dev.homing.core.framework.requestcontrol.Admitter;
+import dev.homing.core.framework.requestcontrol.DataProducer;
+import dev.homing.core.framework.requestcontrol.PreRequest;
+import dev.homing.core.framework.requestcontrol.ResponseHooks;
+import dev.homing.core.framework.scheduling.ProfileHandler;
+import dev.homing.core.framework.scheduling.Scheduler;
+import dev.homing.core.framework.scheduling.SchedulerProfile;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

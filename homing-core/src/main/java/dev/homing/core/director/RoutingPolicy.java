@@ -1,10 +1,10 @@
 package dev.homing.core.director;
 
-import dev.homing.core.plugin.Admitter;
-import dev.homing.core.plugin.DataProducer;
-import dev.homing.core.plugin.PreRequest;
-import dev.homing.core.plugin.ResponseHooks;
-import dev.homing.core.scheduling.Scheduler;
+import dev.homing.core.framework.requestcontrol.Admitter;
+import dev.homing.core.framework.requestcontrol.DataProducer;
+import dev.homing.core.framework.requestcontrol.PreRequest;
+import dev.homing.core.framework.requestcontrol.ResponseHooks;
+import dev.homing.core.framework.scheduling.Scheduler;
 import java.util.List;
 import java.util.Objects;
 

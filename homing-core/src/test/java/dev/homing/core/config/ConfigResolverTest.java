@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.homing.core.fixtures.FakeTicker;
 import dev.homing.core.fixtures.Pools;
-import dev.homing.core.plugin.PluginContext;
-import dev.homing.core.plugin.PluginRegistry;
-import dev.homing.core.plugins.precise.PrecisePrefixCacheProducer;
-import dev.homing.core.plugins.prefix.ApproxPrefixCacheProducer;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.plugins.BuiltIns;
+import dev.homing.core.plugins.prefix.approx.ApproxPrefixCacheProducer;
+import dev.homing.core.plugins.prefix.precise.PrecisePrefixCacheProducer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +20,7 @@ class ConfigResolverTest {
     static final PluginContext CTX = new PluginContext(new FakeTicker(), new SplittableRandom(1), Pools.of(2));
 
     static ResolvedConfig resolve(String yaml) throws ConfigException {
-        return new ConfigResolver(PluginRegistry.builtIn()).resolve(ConfigParser.parse(yaml, "test.yaml"), CTX);
+        return new ConfigResolver(BuiltIns.registry()).resolve(ConfigParser.parse(yaml, "test.yaml"), CTX);
     }
 
     static String resource(String name) throws IOException {
@@ -130,7 +130,7 @@ class ConfigResolverTest {
 
     @Test
     void homingDefaultIsLlmdsPlusThreeExactLoadScorers() {
-        ResolvedConfig r = DefaultConfig.resolve(PluginRegistry.builtIn(), CTX);
+        ResolvedConfig r = DefaultConfig.resolve(BuiltIns.registry(), CTX);
         assertThat(r.profiles().get(0).scorers()).extracting(ResolvedConfig.Weighted::name, ResolvedConfig.Weighted::weight)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("prefix-cache-scorer", 3.0),
                         org.assertj.core.groups.Tuple.tuple("queue-scorer", 2.0),
@@ -183,7 +183,7 @@ class ConfigResolverTest {
                     weight: %s
                   - pluginRef: queue-scorer
                 """;
-        ConfigResolver resolver = new ConfigResolver(PluginRegistry.builtIn());
+        ConfigResolver resolver = new ConfigResolver(BuiltIns.registry());
         ResolvedConfig first = resolver.resolve(ConfigParser.parse(base.formatted(3), "a.yaml"), CTX);
         ResolvedConfig second = resolver.resolve(ConfigParser.parse(base.formatted(5), "a.yaml"), CTX, first);
         assertThat(second.plugins().get("approx-prefix-cache-producer"))

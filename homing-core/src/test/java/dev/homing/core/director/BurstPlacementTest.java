@@ -6,8 +6,8 @@ import dev.homing.core.config.DefaultConfig;
 import dev.homing.core.fixtures.FakeFleet;
 import dev.homing.core.fixtures.FakeTicker;
 import dev.homing.core.fixtures.Requests;
-import dev.homing.core.plugin.PluginContext;
-import dev.homing.core.plugin.PluginRegistry;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.plugins.BuiltIns;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class BurstPlacementTest {
 
     private static FakeFleet fleet(int pods, int seats, int scrapeEvery) {
-        return new FakeFleet(pods, seats, scrapeEvery, 20_000, pool -> DefaultConfig.resolve(PluginRegistry.builtIn(),
+        return new FakeFleet(pods, seats, scrapeEvery, 20_000, pool -> DefaultConfig.resolve(BuiltIns.registry(),
                 new PluginContext(new FakeTicker(), new SplittableRandom(3), pool)).policy());
     }
 

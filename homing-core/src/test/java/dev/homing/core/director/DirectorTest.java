@@ -11,14 +11,14 @@ import dev.homing.core.endpoint.EndpointState;
 import dev.homing.core.fixtures.FakeTicker;
 import dev.homing.core.fixtures.Pools;
 import dev.homing.core.fixtures.Requests;
-import dev.homing.core.plugin.NamedPlugin;
-import dev.homing.core.plugin.Outcome;
-import dev.homing.core.plugin.PluginContext;
-import dev.homing.core.plugin.PluginRegistry;
-import dev.homing.core.plugin.PreRequest;
-import dev.homing.core.scheduling.Cycle;
-import dev.homing.core.scheduling.SchedulingException;
-import dev.homing.core.scheduling.SchedulingResult;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.requestcontrol.Outcome;
+import dev.homing.core.framework.requestcontrol.PreRequest;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.SchedulingException;
+import dev.homing.core.framework.scheduling.SchedulingResult;
+import dev.homing.core.plugins.BuiltIns;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +31,7 @@ class DirectorTest {
 
     private static Director director(EndpointPool pool) {
         FakeTicker ticker = new FakeTicker();
-        RoutingPolicy policy = DefaultConfig.resolve(PluginRegistry.builtIn(),
+        RoutingPolicy policy = DefaultConfig.resolve(BuiltIns.registry(),
                 new PluginContext(ticker, new SplittableRandom(1), pool)).policy();
         return new Director(pool, policy, ticker);
     }

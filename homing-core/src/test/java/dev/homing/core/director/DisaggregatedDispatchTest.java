@@ -10,8 +10,8 @@ import dev.homing.core.endpoint.Endpoint;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.fixtures.FakeTicker;
 import dev.homing.core.fixtures.Requests;
-import dev.homing.core.plugin.PluginContext;
-import dev.homing.core.plugin.PluginRegistry;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.plugins.BuiltIns;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -28,7 +28,7 @@ class DisaggregatedDispatchTest {
             yaml = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
         FakeTicker ticker = new FakeTicker();
-        RoutingPolicy policy = new ConfigResolver(PluginRegistry.builtIn()).resolve(ConfigParser.parse(yaml, "pd.yaml"),
+        RoutingPolicy policy = new ConfigResolver(BuiltIns.registry()).resolve(ConfigParser.parse(yaml, "pd.yaml"),
                 new PluginContext(ticker, new SplittableRandom(1), pool)).policy();
         return new Director(pool, policy, ticker);
     }

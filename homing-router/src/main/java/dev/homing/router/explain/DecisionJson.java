@@ -5,11 +5,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.homing.core.director.Decision;
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.scheduling.FilterStep;
-import dev.homing.core.scheduling.PrefixMatch;
-import dev.homing.core.scheduling.ProfileResult;
-import dev.homing.core.scheduling.ScoreBreakdown;
-import dev.homing.core.scheduling.SchedulingResult;
+import dev.homing.core.framework.scheduling.FilterStep;
+import dev.homing.core.framework.scheduling.PrefixMatch;
+import dev.homing.core.framework.scheduling.ProfileResult;
+import dev.homing.core.framework.scheduling.SchedulingResult;
+import dev.homing.core.framework.scheduling.ScoreBreakdown;
 import java.util.List;
 
 /**

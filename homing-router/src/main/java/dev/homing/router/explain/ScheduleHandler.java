@@ -3,7 +3,7 @@ package dev.homing.router.explain;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.homing.core.director.Decision;
 import dev.homing.core.director.Director;
-import dev.homing.core.scheduling.SchedulingException;
+import dev.homing.core.framework.scheduling.SchedulingException;
 import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.OpenAiError;
 import dev.homing.router.proxy.ErrorResponses;

@@ -1,6 +1,6 @@
 package dev.homing.router.kvevents;
 
-import dev.homing.core.plugins.precise.PreciseIndex;
+import dev.homing.core.precise.PreciseIndex;
 import dev.homing.protocol.kvevents.KvCacheEvent;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.homing.router.kvevents;
 import dev.homing.core.endpoint.Endpoint;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugins.precise.PrecisePrefixCacheProducer;
+import dev.homing.core.precise.KvEventFeed;
 import dev.homing.core.time.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,7 +37,7 @@ public final class KvEventSubscribers implements AutoCloseable {
     private final EndpointPool pool;
     private final KvEventsObserver observer;
     private final Ticker ticker;
-    private final Map<PrecisePrefixCacheProducer, ProducerSubscription> subscriptions = new IdentityHashMap<>();
+    private final Map<KvEventFeed, ProducerSubscription> subscriptions = new IdentityHashMap<>();
     private final Map<String, LongAdder> taken = new ConcurrentHashMap<>();
     private final ScheduledExecutorService membership = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "homing-kv-membership");
@@ -60,11 +60,11 @@ public final class KvEventSubscribers implements AutoCloseable {
      *
      * @throws IllegalStateException when a centralized endpoint cannot be bound; the other producers are wired
      */
-    public synchronized void wire(List<PrecisePrefixCacheProducer> producers) {
+    public synchronized void wire(List<KvEventFeed> producers) {
         if (closed) {
             return;
         }
-        Set<PrecisePrefixCacheProducer> wanted = Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<KvEventFeed> wanted = Collections.newSetFromMap(new IdentityHashMap<>());
         wanted.addAll(producers);
         subscriptions.entrySet().removeIf(e -> {
             if (wanted.contains(e.getKey())) {
@@ -76,7 +76,7 @@ public final class KvEventSubscribers implements AutoCloseable {
         List<Endpoint> members = members();
         lastMembers = members;
         IllegalStateException failure = null;
-        for (PrecisePrefixCacheProducer p : producers) {
+        for (KvEventFeed p : producers) {
             if (subscriptions.containsKey(p)) {
                 continue;
             }

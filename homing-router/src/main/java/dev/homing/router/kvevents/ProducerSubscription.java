@@ -1,8 +1,8 @@
 package dev.homing.router.kvevents;
 
 import dev.homing.core.endpoint.Endpoint;
-import dev.homing.core.plugins.precise.KvEventsSettings;
-import dev.homing.core.plugins.precise.PrecisePrefixCacheProducer;
+import dev.homing.core.precise.KvEventFeed;
+import dev.homing.core.precise.KvEventsSettings;
 import dev.homing.core.time.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,7 +19,7 @@ import org.zeromq.ZContext;
  */
 final class ProducerSubscription implements AutoCloseable {
 
-    private final PrecisePrefixCacheProducer producer;
+    private final KvEventFeed producer;
     private final KvEventsSettings settings;
     private final KvEventsObserver observer;
     private final Ticker ticker;
@@ -31,7 +31,7 @@ final class ProducerSubscription implements AutoCloseable {
     private final String boundEndpoint;
 
     /** @throws IllegalStateException when the centralized endpoint cannot be bound; nothing is left running */
-    ProducerSubscription(PrecisePrefixCacheProducer producer, List<Endpoint> members, KvEventsObserver observer,
+    ProducerSubscription(KvEventFeed producer, List<Endpoint> members, KvEventsObserver observer,
                          Ticker ticker, Duration replayTimeout) {
         this.producer = producer;
         this.settings = producer.events();
@@ -58,7 +58,7 @@ final class ProducerSubscription implements AutoCloseable {
         }
     }
 
-    PrecisePrefixCacheProducer producer() {
+    KvEventFeed producer() {
         return producer;
     }
 

@@ -1,7 +1,7 @@
 package dev.homing.router.kvevents;
 
 import dev.homing.core.endpoint.Endpoint;
-import dev.homing.core.plugins.precise.KvEventsSettings;
+import dev.homing.core.precise.KvEventsSettings;
 
 /**
  * Where a pod publishes its KV events, and where it replays them. vLLM binds {@code tcp://*:5557} by default, so the

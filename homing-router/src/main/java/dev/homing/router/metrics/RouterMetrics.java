@@ -3,8 +3,8 @@ package dev.homing.router.metrics;
 import dev.homing.core.endpoint.Endpoint;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugins.precise.PrecisePrefixCacheProducer;
-import dev.homing.core.plugins.prefix.ApproxPrefixCacheProducer;
+import dev.homing.core.plugins.prefix.approx.ApproxPrefixCacheProducer;
+import dev.homing.core.precise.KvEventFeed;
 import dev.homing.router.config.PolicySource;
 import dev.homing.router.kvevents.KvEventsObserver;
 import io.prometheus.metrics.core.metrics.Counter;
@@ -64,7 +64,7 @@ public final class RouterMetrics implements KvEventsObserver {
      * @param saturation       the configured saturation detector's pool saturation, or NaN without one
      */
     public RouterMetrics(String poolName, EndpointPool pool, Supplier<List<ApproxPrefixCacheProducer>> prefixProducers,
-                         Supplier<List<PrecisePrefixCacheProducer>> preciseProducers,
+                         Supplier<List<KvEventFeed>> preciseProducers,
                          java.util.function.DoubleSupplier saturation) {
         this.poolName = poolName;
         requests = Counter.builder().name("inference_objective_request_total")

@@ -4,11 +4,11 @@ import dev.homing.core.director.Decision;
 import dev.homing.core.director.Director;
 import dev.homing.core.director.Dispatch;
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugin.Outcome;
-import dev.homing.core.request.InferenceRequest;
-import dev.homing.core.request.RouterOwnedHeaders;
-import dev.homing.core.scheduling.SchedulingException;
+import dev.homing.core.framework.request.InferenceRequest;
+import dev.homing.core.framework.requestcontrol.Outcome;
+import dev.homing.core.framework.scheduling.SchedulingException;
 import dev.homing.core.time.Ticker;
+import dev.homing.protocol.gateway.GatewayHeaders;
 import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.OpenAiError;
 import dev.homing.router.explain.DecisionJson;
@@ -145,7 +145,7 @@ public final class InferenceHandler {
      */
     private static Map<String, String> withPluginHeaders(Map<String, String> client, Map<String, String> plugins) {
         Map<String, String> merged = new HashMap<>(client);
-        merged.keySet().removeIf(RouterOwnedHeaders::owned);
+        merged.keySet().removeIf(GatewayHeaders::routerOwned);
         plugins.forEach((k, v) -> merged.put(k.toLowerCase(Locale.ROOT), v));
         return merged;
     }

@@ -2,7 +2,8 @@ package dev.homing.router.proxy;
 
 import dev.homing.core.director.Dispatch;
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugin.Outcome;
+import dev.homing.core.framework.requestcontrol.Outcome;
+import dev.homing.protocol.gateway.GatewayHeaders;
 import dev.homing.protocol.openai.OpenAiError;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
@@ -23,7 +24,6 @@ import java.util.Set;
  */
 final class Relay {
 
-    static final String DESTINATION_HEADER = "x-gateway-destination-endpoint";
     static final String POD_HEADER = "x-homing-pod";
     private static final Set<String> NOT_COPIED = Set.of("connection", "keep-alive", "transfer-encoding",
             "content-length", "date", "server", "trailer", "upgrade");
@@ -60,7 +60,7 @@ final class Relay {
                 res.header(h.getKey(), h.getValue().toArray(String[]::new));
             }
         }
-        res.header(DESTINATION_HEADER, target.endpoint().address());
+        res.header(GatewayHeaders.DESTINATION_ENDPOINT, target.endpoint().address());
         res.header(POD_HEADER, target.name());
         Map<String, String> extra = new LinkedHashMap<>();
         dispatch.onHeaders(status, extra);

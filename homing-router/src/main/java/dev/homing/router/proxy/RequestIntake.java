@@ -1,6 +1,6 @@
 package dev.homing.router.proxy;
 
-import dev.homing.core.request.InferenceRequest;
+import dev.homing.core.framework.request.InferenceRequest;
 import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.OpenAiError;
 import dev.homing.protocol.openai.RequestFormatException;

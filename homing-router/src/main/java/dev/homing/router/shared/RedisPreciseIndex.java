@@ -1,12 +1,12 @@
 package dev.homing.router.shared;
 
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugins.precise.BlockKeys;
-import dev.homing.core.plugins.precise.InMemoryPreciseIndex;
-import dev.homing.core.plugins.precise.IndexChanges;
-import dev.homing.core.plugins.precise.PreciseIndex;
-import dev.homing.core.plugins.precise.PreciseIndexFactory;
-import dev.homing.core.plugins.precise.StoredBlocks;
+import dev.homing.core.precise.BlockKeys;
+import dev.homing.core.precise.InMemoryPreciseIndex;
+import dev.homing.core.precise.IndexChanges;
+import dev.homing.core.precise.PreciseIndex;
+import dev.homing.core.precise.PreciseIndexFactory;
+import dev.homing.core.precise.StoredBlocks;
 import dev.homing.core.time.Ticker;
 import dev.homing.protocol.kvevents.AllBlocksCleared;
 import dev.homing.protocol.kvevents.BlockRemoved;

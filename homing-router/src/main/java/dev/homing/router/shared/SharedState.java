@@ -1,7 +1,7 @@
 package dev.homing.router.shared;
 
 import dev.homing.core.endpoint.EndpointPool;
-import dev.homing.core.plugins.precise.PreciseIndexFactory;
+import dev.homing.core.precise.PreciseIndexFactory;
 import dev.homing.core.time.Ticker;
 import java.time.Clock;
 import java.time.Duration;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.homing.core.config.DefaultConfig;
-import dev.homing.core.plugins.precise.PrecisePrefixCacheProducer;
+import dev.homing.core.precise.KvEventFeed;
 import dev.homing.router.fixtures.Decisions;
 import dev.homing.router.fixtures.PodTokenizer;
 import dev.homing.router.fixtures.TestCluster;
@@ -63,10 +63,10 @@ class KvEventsReloadIT {
             await().atMost(WAIT).until(() -> matched(c, prompt).get(pod) == blocks);
 
             // Another concurrency: a new producer, a new empty index, a new subscription.
-            PrecisePrefixCacheProducer before = c.router().config().pluginsOf(PrecisePrefixCacheProducer.class)
+            KvEventFeed before = c.router().config().pluginsOf(KvEventFeed.class)
                     .getFirst();
             Files.writeString(file, DefaultConfig.preciseText().replace("concurrency: 4", "concurrency: 2"));
-            await().atMost(WAIT).until(() -> c.router().config().pluginsOf(PrecisePrefixCacheProducer.class)
+            await().atMost(WAIT).until(() -> c.router().config().pluginsOf(KvEventFeed.class)
                     .getFirst() != before);
             assertThat(c.router().kvEvents().producers()).containsExactly("precise-prefix-cache-producer");
             // the director takes the new policy just after the config is swapped

@@ -3,7 +3,7 @@ package dev.homing.router.kvevents;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.homing.core.endpoint.Endpoint;
-import dev.homing.core.plugins.precise.KvEventsSettings;
+import dev.homing.core.precise.KvEventsSettings;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -3,9 +3,9 @@ package dev.homing.router.shared;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.homing.core.fixtures.FakeTicker;
-import dev.homing.core.plugins.precise.BlockKeys;
-import dev.homing.core.plugins.precise.PreciseIndex;
-import dev.homing.core.plugins.precise.PreciseIndexContract;
+import dev.homing.core.precise.BlockKeys;
+import dev.homing.core.precise.PreciseIndex;
+import dev.homing.core.precise.PreciseIndexContract;
 import dev.homing.protocol.kvevents.BlockRemoved;
 import dev.homing.protocol.kvevents.EventBlockHash;
 import java.io.IOException;

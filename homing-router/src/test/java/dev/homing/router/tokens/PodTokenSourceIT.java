@@ -2,7 +2,7 @@ package dev.homing.router.tokens;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.homing.core.request.InferenceRequest;
+import dev.homing.core.framework.request.InferenceRequest;
 import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.RequestParser;
 import dev.homing.router.fixtures.HttpJson;

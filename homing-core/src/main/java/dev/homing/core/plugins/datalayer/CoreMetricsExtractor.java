@@ -1,10 +1,11 @@
 package dev.homing.core.plugins.datalayer;
 
-import dev.homing.core.plugin.Parameters;
-import dev.homing.core.plugin.Plugin;
-import dev.homing.core.plugin.PluginConfigException;
-import dev.homing.core.plugin.PluginContext;
-import dev.homing.core.plugins.NestedParameters;
+import dev.homing.core.framework.plugin.NestedParameters;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.Plugin;
+import dev.homing.core.framework.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.plugin.PluginType;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,6 +27,7 @@ public record CoreMetricsExtractor(String name, String engineLabelKey, String de
                                    Map<String, EngineConfig> engines) implements Plugin {
 
     public static final String TYPE = "core-metrics-extractor";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, CoreMetricsExtractor::create);
     public static final String ENGINE_LABEL = "llm-d.ai/engine-type";
     public static final String LEGACY_ENGINE_LABEL = "inference.networking.k8s.io/engine-type";
     /** llm-d's reserved key for the fallback mapping; no engine may be called this. */

@@ -1,7 +1,7 @@
 package dev.homing.core.plugins.datalayer;
 
-import dev.homing.core.plugin.Parameters;
-import dev.homing.core.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.PluginConfigException;
 import java.util.List;
 
 /**

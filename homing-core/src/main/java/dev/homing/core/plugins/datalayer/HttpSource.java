@@ -1,6 +1,6 @@
 package dev.homing.core.plugins.datalayer;
 
-import dev.homing.core.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginConfigException;
 
 /** Checks shared by the data sources that poll each endpoint over HTTP. */
 final class HttpSource {

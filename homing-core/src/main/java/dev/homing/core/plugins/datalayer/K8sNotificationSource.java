@@ -1,9 +1,10 @@
 package dev.homing.core.plugins.datalayer;
 
-import dev.homing.core.plugin.Parameters;
-import dev.homing.core.plugin.Plugin;
-import dev.homing.core.plugin.PluginConfigException;
-import dev.homing.core.plugin.PluginContext;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.Plugin;
+import dev.homing.core.framework.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.plugin.PluginType;
 
 /**
  * llm-d's {@code k8s-notification-source}: watches one Kubernetes resource kind and tells its extractors of changes.
@@ -13,6 +14,7 @@ import dev.homing.core.plugin.PluginContext;
 public record K8sNotificationSource(String name, String group, String version, String kind) implements Plugin {
 
     public static final String TYPE = "k8s-notification-source";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, K8sNotificationSource::create);
 
     public K8sNotificationSource {
         if (version == null || version.isEmpty()) {

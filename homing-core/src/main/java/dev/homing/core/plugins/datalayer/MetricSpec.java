@@ -1,6 +1,6 @@
 package dev.homing.core.plugins.datalayer;
 
-import dev.homing.core.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginConfigException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;

@@ -1,8 +1,9 @@
 package dev.homing.core.plugins.datalayer;
 
-import dev.homing.core.plugin.Parameters;
-import dev.homing.core.plugin.Plugin;
-import dev.homing.core.plugin.PluginContext;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.Plugin;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.plugin.PluginType;
 
 /**
  * llm-d's {@code metrics-data-source}: polls every endpoint's Prometheus metrics at
@@ -13,6 +14,7 @@ public record MetricsDataSource(String name, String scheme, String path, boolean
         implements Plugin {
 
     public static final String TYPE = "metrics-data-source";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, MetricsDataSource::create);
 
     public MetricsDataSource {
         name = HttpSource.nameOr(name, TYPE);

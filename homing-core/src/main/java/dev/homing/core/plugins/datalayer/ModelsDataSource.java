@@ -1,8 +1,9 @@
 package dev.homing.core.plugins.datalayer;
 
-import dev.homing.core.plugin.Parameters;
-import dev.homing.core.plugin.Plugin;
-import dev.homing.core.plugin.PluginContext;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.Plugin;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.plugin.PluginType;
 
 /**
  * llm-d's {@code models-data-source}: polls every endpoint's model list at {@code scheme://host:port/path}
@@ -11,6 +12,7 @@ import dev.homing.core.plugin.PluginContext;
 public record ModelsDataSource(String name, String scheme, String path, boolean insecureSkipVerify) implements Plugin {
 
     public static final String TYPE = "models-data-source";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, ModelsDataSource::create);
 
     public ModelsDataSource {
         name = HttpSource.nameOr(name, TYPE);

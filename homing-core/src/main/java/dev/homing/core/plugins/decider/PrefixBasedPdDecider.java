@@ -1,13 +1,14 @@
 package dev.homing.core.plugins.decider;
 
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugin.NamedPlugin;
-import dev.homing.core.plugin.Parameters;
-import dev.homing.core.plugin.PdDecider;
-import dev.homing.core.plugin.PluginConfigException;
-import dev.homing.core.plugin.PluginContext;
-import dev.homing.core.scheduling.Cycle;
-import dev.homing.core.scheduling.PrefixMatch;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.PdDecider;
+import dev.homing.core.framework.scheduling.PrefixMatch;
 
 /**
  * llm-d's {@code prefix-based-pd-decider}: prefill remotely when the part of the prompt the decode endpoint does not
@@ -19,6 +20,7 @@ import dev.homing.core.scheduling.PrefixMatch;
 public final class PrefixBasedPdDecider extends NamedPlugin implements PdDecider {
 
     public static final String TYPE = "prefix-based-pd-decider";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, PrefixBasedPdDecider::create);
 
     private final int nonCachedTokens;
     private final int promptTokens;

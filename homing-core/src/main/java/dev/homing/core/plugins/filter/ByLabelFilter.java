@@ -1,12 +1,13 @@
 package dev.homing.core.plugins.filter;
 
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugin.Filter;
-import dev.homing.core.plugin.NamedPlugin;
-import dev.homing.core.plugin.Parameters;
-import dev.homing.core.plugin.PluginConfigException;
-import dev.homing.core.plugin.PluginContext;
-import dev.homing.core.scheduling.Cycle;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.Filter;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -19,6 +20,7 @@ import java.util.Set;
 public final class ByLabelFilter extends NamedPlugin implements Filter {
 
     public static final String TYPE = "by-label";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, ByLabelFilter::create);
 
     private final String label;
     private final boolean allowsNoLabel;

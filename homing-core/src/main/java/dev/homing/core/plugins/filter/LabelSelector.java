@@ -1,8 +1,8 @@
 package dev.homing.core.plugins.filter;
 
-import dev.homing.core.plugin.Parameters;
-import dev.homing.core.plugin.PluginConfigException;
-import dev.homing.core.plugins.NestedParameters;
+import dev.homing.core.framework.plugin.NestedParameters;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.PluginConfigException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

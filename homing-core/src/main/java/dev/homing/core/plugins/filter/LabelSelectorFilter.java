@@ -1,11 +1,12 @@
 package dev.homing.core.plugins.filter;
 
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugin.Filter;
-import dev.homing.core.plugin.NamedPlugin;
-import dev.homing.core.plugin.Parameters;
-import dev.homing.core.plugin.PluginContext;
-import dev.homing.core.scheduling.Cycle;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.Filter;
 import java.util.List;
 
 /**
@@ -16,6 +17,8 @@ public final class LabelSelectorFilter extends NamedPlugin implements Filter {
 
     public static final String TYPE = "label-selector-filter";
     public static final String DEPRECATED_TYPE = "by-label-selector";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, LabelSelectorFilter::create)
+            .alias(DEPRECATED_TYPE, LabelSelectorFilter::createDeprecated);
 
     private final LabelSelector selector;
 

@@ -1,14 +1,15 @@
 package dev.homing.core.plugins.filter;
 
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugin.Filter;
-import dev.homing.core.plugin.NamedPlugin;
-import dev.homing.core.plugin.Parameters;
-import dev.homing.core.plugin.PluginConfigException;
-import dev.homing.core.plugin.PluginContext;
-import dev.homing.core.plugins.CycleRandom;
-import dev.homing.core.scheduling.Cycle;
-import dev.homing.core.scheduling.PrefixMatch;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.CycleRandom;
+import dev.homing.core.framework.scheduling.Filter;
+import dev.homing.core.framework.scheduling.PrefixMatch;
 import java.util.List;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
@@ -28,6 +29,7 @@ import java.util.random.RandomGenerator;
 public final class PrefixCacheAffinityFilter extends NamedPlugin implements Filter {
 
     public static final String TYPE = "prefix-cache-affinity-filter";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, PrefixCacheAffinityFilter::create);
 
     private final double affinityThreshold;
     private final double explorationProbability;

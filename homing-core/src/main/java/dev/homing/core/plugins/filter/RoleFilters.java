@@ -1,5 +1,6 @@
 package dev.homing.core.plugins.filter;
 
+import dev.homing.core.framework.plugin.PluginType;
 import java.util.List;
 
 /**
@@ -13,6 +14,9 @@ public final class RoleFilters {
     public static final String DECODE_TYPE = "decode-filter";
     public static final String PREFILL_TYPE = "prefill-filter";
     public static final String ENCODE_TYPE = "encode-filter";
+    public static final PluginType DECODE = PluginType.of(DECODE_TYPE, (name, p, ctx) -> decode(name));
+    public static final PluginType PREFILL = PluginType.of(PREFILL_TYPE, (name, p, ctx) -> prefill(name));
+    public static final PluginType ENCODE = PluginType.of(ENCODE_TYPE, (name, p, ctx) -> encode(name));
 
     private RoleFilters() {
     }

@@ -1,10 +1,13 @@
 package dev.homing.core.plugins.picker;
 
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugin.NamedPlugin;
-import dev.homing.core.plugin.Picker;
-import dev.homing.core.plugin.PluginConfigException;
-import dev.homing.core.scheduling.Cycle;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.Picker;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -21,10 +24,17 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class MaxScorePicker extends NamedPlugin implements Picker {
 
     public static final String TYPE = "max-score-picker";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, MaxScorePicker::create)
+            .defaultFor(Picker.class);
     static final double TIE_EPSILON = 1e-9;
 
     private final int maxNumOfEndpoints;
     private final AtomicLong rotation = new AtomicLong();
+
+    /** Parameters: {@code maxNumOfEndpoints} (1). */
+    static MaxScorePicker create(String name, Parameters p, PluginContext ctx) {
+        return new MaxScorePicker(name, p.integer("maxNumOfEndpoints", 1));
+    }
 
     public MaxScorePicker(String name, int maxNumOfEndpoints) {
         super(TYPE, name);

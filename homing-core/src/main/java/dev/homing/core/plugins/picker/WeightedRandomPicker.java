@@ -1,13 +1,14 @@
 package dev.homing.core.plugins.picker;
 
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugin.NamedPlugin;
-import dev.homing.core.plugin.Parameters;
-import dev.homing.core.plugin.Picker;
-import dev.homing.core.plugin.PluginConfigException;
-import dev.homing.core.plugin.PluginContext;
-import dev.homing.core.plugins.CycleRandom;
-import dev.homing.core.scheduling.Cycle;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.CycleRandom;
+import dev.homing.core.framework.scheduling.Picker;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -23,6 +24,7 @@ import java.util.random.RandomGenerator;
 public final class WeightedRandomPicker extends NamedPlugin implements Picker {
 
     public static final String TYPE = "weighted-random-picker";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, WeightedRandomPicker::create);
     /** Stands in for u = 0, whose key would tie with the zero scores'. */
     static final double MIN_U = 1e-10;
 

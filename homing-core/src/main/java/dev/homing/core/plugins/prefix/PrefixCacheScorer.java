@@ -1,11 +1,12 @@
 package dev.homing.core.plugins.prefix;
 
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugin.NamedPlugin;
-import dev.homing.core.plugin.Scorer;
-import dev.homing.core.plugin.ScorerCategory;
-import dev.homing.core.scheduling.Cycle;
-import dev.homing.core.scheduling.PrefixMatch;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.PrefixMatch;
+import dev.homing.core.framework.scheduling.Scorer;
+import dev.homing.core.framework.scheduling.ScorerCategory;
 import java.util.List;
 
 /**
@@ -15,6 +16,8 @@ import java.util.List;
 public final class PrefixCacheScorer extends NamedPlugin implements Scorer {
 
     public static final String TYPE = "prefix-cache-scorer";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, (name, p, ctx) -> new PrefixCacheScorer(name))
+            .pairedBy(PrefixProducerPairing.APPROXIMATE);
 
     public PrefixCacheScorer(String name) {
         super(TYPE, name);

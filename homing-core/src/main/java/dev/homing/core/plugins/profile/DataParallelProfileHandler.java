@@ -2,16 +2,18 @@ package dev.homing.core.plugins.profile;
 
 import dev.homing.core.endpoint.Endpoint;
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugin.NamedPlugin;
-import dev.homing.core.plugin.Parameters;
-import dev.homing.core.plugin.PluginConfigException;
-import dev.homing.core.plugin.PluginContext;
-import dev.homing.core.plugin.ProfileHandler;
-import dev.homing.core.scheduling.Cycle;
-import dev.homing.core.scheduling.ProfileResult;
-import dev.homing.core.scheduling.SchedulerProfile;
-import dev.homing.core.scheduling.SchedulingException;
-import dev.homing.core.scheduling.SchedulingResult;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.ProfileHandler;
+import dev.homing.core.framework.scheduling.ProfileResult;
+import dev.homing.core.framework.scheduling.SchedulerProfile;
+import dev.homing.core.framework.scheduling.SchedulingException;
+import dev.homing.core.framework.scheduling.SchedulingResult;
+import dev.homing.protocol.gateway.GatewayHeaders;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,12 +22,12 @@ import java.util.Map;
  * llm-d's deprecated {@code data-parallel-profile-handler}: with vLLM data parallelism each rank of a pod listens on
  * its own port and is an endpoint of its own, but requests enter through the pod's sidecar on {@code primaryPort}
  * (8000). The single profile picks a rank; the request is sent to the same host on {@code primaryPort} with
- * {@value #HEADER}: the rank's {@code host:port}. (Istio 1.28.1 and later route to ranks natively.)
+ * {@value GatewayHeaders#DATA_PARALLEL_HOST_PORT}: the rank's {@code host:port}. (Istio 1.28.1 and later route to ranks natively.)
  */
 public final class DataParallelProfileHandler extends NamedPlugin implements ProfileHandler {
 
     public static final String TYPE = "data-parallel-profile-handler";
-    public static final String HEADER = "x-data-parallel-host-port";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, DataParallelProfileHandler::create);
 
     private final int primaryPort;
 
@@ -67,9 +69,9 @@ public final class DataParallelProfileHandler extends NamedPlugin implements Pro
                 only.getKey());
     }
 
-    /** Sends the profile's targets to their hosts' primary port, naming the chosen rank in {@value #HEADER}. */
+    /** Sends the profile's targets to their hosts' primary port, naming the chosen rank in {@value GatewayHeaders#DATA_PARALLEL_HOST_PORT}. */
     static ProfileResult onPrimaryPort(Cycle cycle, ProfileResult r, int primaryPort) {
-        cycle.upstreamHeaders().put(HEADER, r.target().endpoint().address());
+        cycle.upstreamHeaders().put(GatewayHeaders.DATA_PARALLEL_HOST_PORT, r.target().endpoint().address());
         List<EndpointState> targets = new ArrayList<>(r.targets().size());
         for (EndpointState t : r.targets()) {
             Endpoint e = t.endpoint();

@@ -1,20 +1,22 @@
 package dev.homing.core.plugins.profile;
 
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugin.NamedPlugin;
-import dev.homing.core.plugin.Parameters;
-import dev.homing.core.plugin.PluginContext;
-import dev.homing.core.plugin.PreRequest;
-import dev.homing.core.scheduling.Cycle;
-import dev.homing.core.scheduling.ProfileResult;
-import dev.homing.core.scheduling.SchedulingResult;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.requestcontrol.PreRequest;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.ProfileResult;
+import dev.homing.core.framework.scheduling.SchedulingResult;
+import dev.homing.protocol.gateway.GatewayHeaders;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Tells the decode endpoint's sidecar where the disaggregated stages run: {@value #PREFILL_HEADER} = the prefill
- * profile's target ({@code host:port}), {@value #ENCODE_HEADER} = the encode profile's targets, comma-separated. The
+ * Tells the decode endpoint's sidecar where the disaggregated stages run: {@value GatewayHeaders#PREFILLER_HOST_PORT} = the prefill
+ * profile's target ({@code host:port}), {@value GatewayHeaders#ENCODER_HOSTS_PORTS} = the encode profile's targets, comma-separated. The
  * {@code disagg-profile-handler} does this itself; this is llm-d's deprecated separate pre-request plugin
  * {@code disagg-headers-handler} (alias {@code prefill-header-handler}), kept for older configs. Parameters
  * {@code prefillProfile} ("prefill") and {@code encodeProfile} ("encode").
@@ -23,8 +25,8 @@ public final class DisaggHeadersHandler extends NamedPlugin implements PreReques
 
     public static final String TYPE = "disagg-headers-handler";
     public static final String DEPRECATED_TYPE = "prefill-header-handler";
-    public static final String PREFILL_HEADER = "x-prefiller-host-port";
-    public static final String ENCODE_HEADER = "x-encoder-hosts-ports";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, DisaggHeadersHandler::create)
+            .alias(DEPRECATED_TYPE, DisaggHeadersHandler::createDeprecated);
 
     private final String prefillProfile;
     private final String encodeProfile;
@@ -53,11 +55,11 @@ public final class DisaggHeadersHandler extends NamedPlugin implements PreReques
     /** Sets (or clears) both headers from the results of the named profiles. */
     static void write(Cycle cycle, SchedulingResult result, String prefillProfile, String encodeProfile) {
         Map<String, String> headers = cycle.upstreamHeaders();
-        headers.remove(PREFILL_HEADER);
-        headers.remove(ENCODE_HEADER);
+        headers.remove(GatewayHeaders.PREFILLER_HOST_PORT);
+        headers.remove(GatewayHeaders.ENCODER_HOSTS_PORTS);
         ProfileResult prefill = result.profile(prefillProfile);
         if (prefill != null && prefill.target() != null) {
-            headers.put(PREFILL_HEADER, prefill.target().endpoint().address());
+            headers.put(GatewayHeaders.PREFILLER_HOST_PORT, prefill.target().endpoint().address());
         }
         ProfileResult encode = result.profile(encodeProfile);
         if (encode != null && !encode.targets().isEmpty()) {
@@ -65,7 +67,7 @@ public final class DisaggHeadersHandler extends NamedPlugin implements PreReques
             for (EndpointState e : encode.targets()) {
                 addresses.add(e.endpoint().address());
             }
-            headers.put(ENCODE_HEADER, String.join(",", addresses));
+            headers.put(GatewayHeaders.ENCODER_HOSTS_PORTS, String.join(",", addresses));
         }
     }
 }

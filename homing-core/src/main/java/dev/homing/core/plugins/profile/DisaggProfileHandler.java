@@ -1,26 +1,28 @@
 package dev.homing.core.plugins.profile;
 
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugin.NamedPlugin;
-import dev.homing.core.plugin.Parameters;
-import dev.homing.core.plugin.PdDecider;
-import dev.homing.core.plugin.Plugin;
-import dev.homing.core.plugin.PluginConfigException;
-import dev.homing.core.plugin.PluginContext;
-import dev.homing.core.plugin.PreRequest;
-import dev.homing.core.plugin.ProfileHandler;
-import dev.homing.core.plugin.ReferencesPlugins;
-import dev.homing.core.plugins.NestedParameters;
-import dev.homing.core.plugins.PluginReference;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.NestedParameters;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.Plugin;
+import dev.homing.core.framework.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.plugin.PluginReference;
+import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.plugin.ReferencesPlugins;
+import dev.homing.core.framework.requestcontrol.PreRequest;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.CycleKey;
+import dev.homing.core.framework.scheduling.PdDecider;
+import dev.homing.core.framework.scheduling.ProfileHandler;
+import dev.homing.core.framework.scheduling.ProfileResult;
+import dev.homing.core.framework.scheduling.SchedulerProfile;
+import dev.homing.core.framework.scheduling.SchedulingException;
+import dev.homing.core.framework.scheduling.SchedulingResult;
 import dev.homing.core.plugins.decider.AlwaysDisaggMultimodalDecider;
 import dev.homing.core.plugins.decider.AlwaysDisaggPdDecider;
 import dev.homing.core.plugins.decider.PrefixBasedPdDecider;
-import dev.homing.core.scheduling.Cycle;
-import dev.homing.core.scheduling.CycleKey;
-import dev.homing.core.scheduling.ProfileResult;
-import dev.homing.core.scheduling.SchedulerProfile;
-import dev.homing.core.scheduling.SchedulingException;
-import dev.homing.core.scheduling.SchedulingResult;
+import dev.homing.protocol.gateway.GatewayHeaders;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +33,7 @@ import java.util.Map;
  * once per request, the encode decider ({@code deciders.encode}) may add the encode profile, and the prefill decider
  * ({@code deciders.prefill}) the prefill profile; a stage without a decider, or whose profile is not configured,
  * never runs. Before forwarding, it tells the decode sidecar where the other stages run ({@value
- * DisaggHeadersHandler#PREFILL_HEADER}, {@value DisaggHeadersHandler#ENCODE_HEADER}).
+ * GatewayHeaders#PREFILLER_HOST_PORT}, {@value GatewayHeaders#ENCODER_HOSTS_PORTS}).
  *
  * <p>Parameters: {@code profiles: {decode, prefill, encode}} (default names decode, prefill, encode) and
  * {@code deciders: {prefill, encode}} (plugin names); or llm-d's deprecated flat form {@code decodeProfile},
@@ -45,6 +47,8 @@ public final class DisaggProfileHandler extends NamedPlugin implements ProfileHa
 
     public static final String TYPE = "disagg-profile-handler";
     public static final String DEPRECATED_TYPE = "pd-profile-handler";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, DisaggProfileHandler::create)
+            .alias(DEPRECATED_TYPE, DisaggProfileHandler::createDeprecated);
     static final String DECIDER_KINDS = "a decider (a plugin of type " + PrefixBasedPdDecider.TYPE + ", "
             + AlwaysDisaggPdDecider.TYPE + " or " + AlwaysDisaggMultimodalDecider.TYPE + ")";
 

@@ -1,12 +1,13 @@
 package dev.homing.core.plugins.profile;
 
-import dev.homing.core.plugin.NamedPlugin;
-import dev.homing.core.plugin.ProfileHandler;
-import dev.homing.core.scheduling.Cycle;
-import dev.homing.core.scheduling.ProfileResult;
-import dev.homing.core.scheduling.SchedulerProfile;
-import dev.homing.core.scheduling.SchedulingException;
-import dev.homing.core.scheduling.SchedulingResult;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.ProfileHandler;
+import dev.homing.core.framework.scheduling.ProfileResult;
+import dev.homing.core.framework.scheduling.SchedulerProfile;
+import dev.homing.core.framework.scheduling.SchedulingException;
+import dev.homing.core.framework.scheduling.SchedulingResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +16,8 @@ import java.util.Map;
 public final class SingleProfileHandler extends NamedPlugin implements ProfileHandler {
 
     public static final String TYPE = "single-profile-handler";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, (name, p, ctx) -> new SingleProfileHandler(name))
+            .defaultFor(ProfileHandler.class);
 
     public SingleProfileHandler(String name) {
         super(TYPE, name);

@@ -1,13 +1,14 @@
 package dev.homing.core.plugins.saturation;
 
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugin.Filter;
-import dev.homing.core.plugin.NamedPlugin;
-import dev.homing.core.plugin.Parameters;
-import dev.homing.core.plugin.PluginConfigException;
-import dev.homing.core.plugin.PluginContext;
-import dev.homing.core.plugin.SaturationDetector;
-import dev.homing.core.scheduling.Cycle;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.requestcontrol.SaturationDetector;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.Filter;
 import java.util.List;
 
 /**
@@ -22,6 +23,7 @@ import java.util.List;
 public final class ConcurrencyDetector extends NamedPlugin implements SaturationDetector, Filter {
 
     public static final String TYPE = "concurrency-detector";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, ConcurrencyDetector::create);
 
     /** Which in-flight counter is compared with its capacity. */
     public enum Mode { REQUESTS, TOKENS, HYBRID }

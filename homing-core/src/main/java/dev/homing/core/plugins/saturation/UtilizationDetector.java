@@ -2,13 +2,14 @@ package dev.homing.core.plugins.saturation;
 
 import dev.homing.core.endpoint.EndpointMetrics;
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugin.Filter;
-import dev.homing.core.plugin.NamedPlugin;
-import dev.homing.core.plugin.Parameters;
-import dev.homing.core.plugin.PluginConfigException;
-import dev.homing.core.plugin.PluginContext;
-import dev.homing.core.plugin.SaturationDetector;
-import dev.homing.core.scheduling.Cycle;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.requestcontrol.SaturationDetector;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.Filter;
 import java.time.Duration;
 import java.util.List;
 
@@ -29,6 +30,8 @@ import java.util.List;
 public final class UtilizationDetector extends NamedPlugin implements SaturationDetector, Filter {
 
     public static final String TYPE = "utilization-detector";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, UtilizationDetector::create)
+            .defaultFor(SaturationDetector.class);
 
     /** What a stale endpoint contributes to pool saturation. */
     public enum StalenessPolicy { SATURATED, IGNORE }

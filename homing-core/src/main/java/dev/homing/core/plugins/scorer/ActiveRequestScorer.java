@@ -1,11 +1,14 @@
 package dev.homing.core.plugins.scorer;
 
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugin.NamedPlugin;
-import dev.homing.core.plugin.PluginConfigException;
-import dev.homing.core.plugin.Scorer;
-import dev.homing.core.plugin.ScorerCategory;
-import dev.homing.core.scheduling.Cycle;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.Scorer;
+import dev.homing.core.framework.scheduling.ScorerCategory;
 import java.util.List;
 
 /**
@@ -17,9 +20,16 @@ import java.util.List;
 public final class ActiveRequestScorer extends NamedPlugin implements Scorer {
 
     public static final String TYPE = "active-request-scorer";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, ActiveRequestScorer::create);
 
     private final int idleThreshold;
     private final double maxBusyScore;
+
+    /** Parameters: {@code idleThreshold} (0), {@code maxBusyScore} (1.0); the deprecated {@code requestTimeout} is ignored. */
+    static ActiveRequestScorer create(String name, Parameters p, PluginContext ctx) {
+        p.duration("requestTimeout", null); // deprecated in llm-d: requests are released when they end
+        return new ActiveRequestScorer(name, p.integer("idleThreshold", 0), p.number("maxBusyScore", 1.0));
+    }
 
     public ActiveRequestScorer(String name, int idleThreshold, double maxBusyScore) {
         super(TYPE, name);

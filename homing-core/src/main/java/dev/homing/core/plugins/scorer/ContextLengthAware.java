@@ -1,13 +1,16 @@
 package dev.homing.core.plugins.scorer;
 
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugin.Filter;
-import dev.homing.core.plugin.NamedPlugin;
-import dev.homing.core.plugin.PluginConfigException;
-import dev.homing.core.plugin.Scorer;
-import dev.homing.core.plugin.ScorerCategory;
-import dev.homing.core.request.PromptTokens;
-import dev.homing.core.scheduling.Cycle;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.Filter;
+import dev.homing.core.framework.scheduling.PromptTokens;
+import dev.homing.core.framework.scheduling.Scorer;
+import dev.homing.core.framework.scheduling.ScorerCategory;
 import dev.homing.protocol.openai.PromptShape;
 import dev.homing.protocol.openai.RoutingFields;
 import java.util.List;
@@ -29,11 +32,17 @@ import java.util.List;
 public final class ContextLengthAware extends NamedPlugin implements Scorer, Filter {
 
     public static final String TYPE = "context-length-aware";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, ContextLengthAware::create);
     public static final String DEFAULT_LABEL = "llm-d.ai/context-length-range";
     private static final double MAX_FALLBACK_SCORE = 0.3;
 
     private final String label;
     private final boolean enableFiltering;
+
+    /** Parameters: {@code label} ({@value #DEFAULT_LABEL}), {@code enableFiltering} (false). */
+    static ContextLengthAware create(String name, Parameters p, PluginContext ctx) {
+        return new ContextLengthAware(name, p.string("label", DEFAULT_LABEL), p.bool("enableFiltering", false));
+    }
 
     public ContextLengthAware(String name, String label, boolean enableFiltering) {
         super(TYPE, name);

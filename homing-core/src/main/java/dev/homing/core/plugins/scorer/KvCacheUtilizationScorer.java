@@ -1,10 +1,11 @@
 package dev.homing.core.plugins.scorer;
 
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugin.NamedPlugin;
-import dev.homing.core.plugin.Scorer;
-import dev.homing.core.plugin.ScorerCategory;
-import dev.homing.core.scheduling.Cycle;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.Scorer;
+import dev.homing.core.framework.scheduling.ScorerCategory;
 import java.util.List;
 
 /**
@@ -14,6 +15,8 @@ import java.util.List;
 public final class KvCacheUtilizationScorer extends NamedPlugin implements Scorer {
 
     public static final String TYPE = "kv-cache-utilization-scorer";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, (name, p, ctx) -> new KvCacheUtilizationScorer(name))
+            .alias("kv-cache-scorer"); // llm-d's older name
 
     public KvCacheUtilizationScorer(String name) {
         super(TYPE, name);

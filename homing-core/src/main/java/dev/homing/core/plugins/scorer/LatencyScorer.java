@@ -1,14 +1,15 @@
 package dev.homing.core.plugins.scorer;
 
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugin.NamedPlugin;
-import dev.homing.core.plugin.Parameters;
-import dev.homing.core.plugin.PluginConfigException;
-import dev.homing.core.plugin.PluginContext;
-import dev.homing.core.plugin.Scorer;
-import dev.homing.core.plugin.ScorerCategory;
-import dev.homing.core.scheduling.Cycle;
-import dev.homing.core.scheduling.PrefixMatch;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.PrefixMatch;
+import dev.homing.core.framework.scheduling.Scorer;
+import dev.homing.core.framework.scheduling.ScorerCategory;
 import java.util.List;
 
 /**
@@ -24,6 +25,7 @@ import java.util.List;
 public final class LatencyScorer extends NamedPlugin implements Scorer {
 
     public static final String TYPE = "latency-scorer";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, LatencyScorer::create);
     private static final int W_MAX = 100;
 
     private final double kvWeight;

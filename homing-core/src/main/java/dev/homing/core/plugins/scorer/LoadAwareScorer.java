@@ -1,11 +1,14 @@
 package dev.homing.core.plugins.scorer;
 
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugin.NamedPlugin;
-import dev.homing.core.plugin.PluginConfigException;
-import dev.homing.core.plugin.Scorer;
-import dev.homing.core.plugin.ScorerCategory;
-import dev.homing.core.scheduling.Cycle;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.Scorer;
+import dev.homing.core.framework.scheduling.ScorerCategory;
 import java.util.List;
 
 /**
@@ -17,9 +20,15 @@ import java.util.List;
 public final class LoadAwareScorer extends NamedPlugin implements Scorer {
 
     public static final String TYPE = "load-aware-scorer";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, LoadAwareScorer::create);
     public static final int DEFAULT_THRESHOLD = 128;
 
     private final double threshold;
+
+    /** Parameters: {@code threshold} ({@value #DEFAULT_THRESHOLD}). */
+    static LoadAwareScorer create(String name, Parameters p, PluginContext ctx) {
+        return new LoadAwareScorer(name, p.integer("threshold", DEFAULT_THRESHOLD));
+    }
 
     public LoadAwareScorer(String name, int threshold) {
         super(TYPE, name);

@@ -2,10 +2,11 @@ package dev.homing.core.plugins.scorer;
 
 import dev.homing.core.endpoint.EndpointMetrics;
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugin.NamedPlugin;
-import dev.homing.core.plugin.Scorer;
-import dev.homing.core.plugin.ScorerCategory;
-import dev.homing.core.scheduling.Cycle;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.Scorer;
+import dev.homing.core.framework.scheduling.ScorerCategory;
 import java.util.List;
 
 /**
@@ -17,6 +18,7 @@ import java.util.List;
 public final class LoraAffinityScorer extends NamedPlugin implements Scorer {
 
     public static final String TYPE = "lora-affinity-scorer";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, (name, p, ctx) -> new LoraAffinityScorer(name));
 
     public LoraAffinityScorer(String name) {
         super(TYPE, name);

@@ -1,15 +1,18 @@
 package dev.homing.core.plugins.scorer;
 
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugin.NamedPlugin;
-import dev.homing.core.plugin.PluginConfigException;
-import dev.homing.core.plugin.PreRequest;
-import dev.homing.core.plugin.Scorer;
-import dev.homing.core.plugin.ScorerCategory;
-import dev.homing.core.scheduling.Cycle;
-import dev.homing.core.scheduling.CycleKey;
-import dev.homing.core.scheduling.PrefixMatch;
-import dev.homing.core.scheduling.SchedulingResult;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.requestcontrol.PreRequest;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.CycleKey;
+import dev.homing.core.framework.scheduling.PrefixMatch;
+import dev.homing.core.framework.scheduling.SchedulingResult;
+import dev.homing.core.framework.scheduling.Scorer;
+import dev.homing.core.framework.scheduling.ScorerCategory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,9 +30,17 @@ import java.util.Map;
 public final class NoHitLruScorer extends NamedPlugin implements Scorer, PreRequest {
 
     public static final String TYPE = "no-hit-lru-scorer";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, NoHitLruScorer::create);
     private static final CycleKey<Boolean> COLD = CycleKey.of("no-hit-lru-cold", Boolean.class);
 
     private final Map<String, Boolean> lru;
+
+    /** Parameters: {@code lruSize} (1024); llm-d's {@code prefixPluginType}/{@code prefixPluginName} are read and ignored. */
+    static NoHitLruScorer create(String name, Parameters p, PluginContext ctx) {
+        p.string("prefixPluginType", null); // llm-d names the prefix plugin; Homing reads the shared PrefixMatch
+        p.string("prefixPluginName", null);
+        return new NoHitLruScorer(name, p.integer("lruSize", 1024));
+    }
 
     public NoHitLruScorer(String name, int lruSize) {
         super(TYPE, name);

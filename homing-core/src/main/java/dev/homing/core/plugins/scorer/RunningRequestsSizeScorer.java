@@ -1,10 +1,11 @@
 package dev.homing.core.plugins.scorer;
 
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugin.NamedPlugin;
-import dev.homing.core.plugin.Scorer;
-import dev.homing.core.plugin.ScorerCategory;
-import dev.homing.core.scheduling.Cycle;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.Scorer;
+import dev.homing.core.framework.scheduling.ScorerCategory;
 import java.util.List;
 
 /**
@@ -15,6 +16,7 @@ import java.util.List;
 public final class RunningRequestsSizeScorer extends NamedPlugin implements Scorer {
 
     public static final String TYPE = "running-requests-size-scorer";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, (name, p, ctx) -> new RunningRequestsSizeScorer(name));
 
     public RunningRequestsSizeScorer(String name) {
         super(TYPE, name);

@@ -2,12 +2,13 @@ package dev.homing.core.plugins.scorer;
 
 import dev.homing.core.endpoint.Endpoint;
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugin.NamedPlugin;
-import dev.homing.core.plugin.ResponseHooks;
-import dev.homing.core.plugin.Scorer;
-import dev.homing.core.plugin.ScorerCategory;
-import dev.homing.core.scheduling.Cycle;
-import dev.homing.core.scheduling.SchedulingResult;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.requestcontrol.ResponseHooks;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.SchedulingResult;
+import dev.homing.core.framework.scheduling.Scorer;
+import dev.homing.core.framework.scheduling.ScorerCategory;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
@@ -25,6 +26,7 @@ import java.util.Map;
 public final class SessionAffinityScorer extends NamedPlugin implements Scorer, ResponseHooks {
 
     public static final String TYPE = "session-affinity-scorer";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, (name, p, ctx) -> new SessionAffinityScorer(name));
     public static final String HEADER = "x-session-token";
     public static final String NAMESPACE_LABEL = "homing.dev/namespace";
     public static final String DEFAULT_NAMESPACE = "default";

@@ -1,11 +1,14 @@
 package dev.homing.core.plugins.scorer;
 
 import dev.homing.core.endpoint.EndpointState;
-import dev.homing.core.plugin.NamedPlugin;
-import dev.homing.core.plugin.PluginConfigException;
-import dev.homing.core.plugin.Scorer;
-import dev.homing.core.plugin.ScorerCategory;
-import dev.homing.core.scheduling.Cycle;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.Scorer;
+import dev.homing.core.framework.scheduling.ScorerCategory;
 import java.util.List;
 
 /**
@@ -16,9 +19,16 @@ import java.util.List;
 public final class TokenLoadScorer extends NamedPlugin implements Scorer {
 
     public static final String TYPE = "token-load-scorer";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, TokenLoadScorer::create);
     public static final long DEFAULT_QUEUE_THRESHOLD_TOKENS = 4_194_304;
 
     private final double thresholdTokens;
+
+    /** Parameters: {@code queueThresholdTokens}; llm-d's {@code inFlightLoadProducerName} is read and ignored. */
+    static TokenLoadScorer create(String name, Parameters p, PluginContext ctx) {
+        p.string("inFlightLoadProducerName", null); // Homing's endpoints carry this router's in-flight tokens
+        return new TokenLoadScorer(name, p.longValue("queueThresholdTokens", DEFAULT_QUEUE_THRESHOLD_TOKENS));
+    }
 
     public TokenLoadScorer(String name, long queueThresholdTokens) {
         super(TYPE, name);

@@ -5,7 +5,7 @@ import static dev.homing.core.plugins.PluginFixtures.params;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.homing.core.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginConfigException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

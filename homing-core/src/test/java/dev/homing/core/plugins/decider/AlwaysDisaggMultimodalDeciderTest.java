@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.fixtures.Pools;
 import dev.homing.core.fixtures.Requests;
-import dev.homing.core.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.Cycle;
 import dev.homing.protocol.openai.ApiKind;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

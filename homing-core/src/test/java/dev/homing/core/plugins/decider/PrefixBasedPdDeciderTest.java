@@ -9,9 +9,9 @@ import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.endpoint.EndpointState;
 import dev.homing.core.fixtures.Pools;
 import dev.homing.core.fixtures.Requests;
-import dev.homing.core.plugin.PluginConfigException;
-import dev.homing.core.scheduling.Cycle;
-import dev.homing.core.scheduling.PrefixMatch;
+import dev.homing.core.framework.plugin.PluginConfigException;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.PrefixMatch;
 import org.junit.jupiter.api.Test;
 
 class PrefixBasedPdDeciderTest {

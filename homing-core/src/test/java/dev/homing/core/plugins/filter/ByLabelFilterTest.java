@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.homing.core.endpoint.EndpointPool;
-import dev.homing.core.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginConfigException;
 import dev.homing.core.plugins.PluginFixtures;
 import java.util.List;
 import org.junit.jupiter.api.Test;

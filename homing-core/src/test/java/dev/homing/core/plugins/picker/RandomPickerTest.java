@@ -11,9 +11,9 @@ import dev.homing.core.endpoint.EndpointState;
 import dev.homing.core.fixtures.Cycles;
 import dev.homing.core.fixtures.Pools;
 import dev.homing.core.fixtures.Requests;
-import dev.homing.core.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginConfigException;
+import dev.homing.core.framework.scheduling.Cycle;
 import dev.homing.core.plugins.ScriptedRandom;
-import dev.homing.core.scheduling.Cycle;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -10,22 +10,22 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.endpoint.EndpointState;
 import dev.homing.core.fixtures.Requests;
-import dev.homing.core.plugin.NamedPlugin;
-import dev.homing.core.plugin.PdDecider;
-import dev.homing.core.plugin.Plugin;
-import dev.homing.core.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.Plugin;
+import dev.homing.core.framework.plugin.PluginConfigException;
+import dev.homing.core.framework.request.InferenceRequest;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.PdDecider;
+import dev.homing.core.framework.scheduling.Scheduler;
+import dev.homing.core.framework.scheduling.SchedulerProfile;
+import dev.homing.core.framework.scheduling.SchedulingException;
+import dev.homing.core.framework.scheduling.SchedulingResult;
 import dev.homing.core.plugins.decider.AlwaysDisaggMultimodalDecider;
 import dev.homing.core.plugins.decider.AlwaysDisaggPdDecider;
 import dev.homing.core.plugins.decider.PrefixBasedPdDecider;
 import dev.homing.core.plugins.filter.RoleFilters;
 import dev.homing.core.plugins.picker.MaxScorePicker;
 import dev.homing.core.plugins.scorer.QueueScorer;
-import dev.homing.core.request.InferenceRequest;
-import dev.homing.core.scheduling.Cycle;
-import dev.homing.core.scheduling.Scheduler;
-import dev.homing.core.scheduling.SchedulerProfile;
-import dev.homing.core.scheduling.SchedulingException;
-import dev.homing.core.scheduling.SchedulingResult;
 import dev.homing.protocol.openai.ApiKind;
 import java.util.HashMap;
 import java.util.List;
@@ -57,7 +57,7 @@ class DisaggProfileHandlerTest {
         }
     }
 
-    private static SchedulerProfile profile(String name, dev.homing.core.plugin.Filter filter) {
+    private static SchedulerProfile profile(String name, dev.homing.core.framework.scheduling.Filter filter) {
         return new SchedulerProfile(name, List.of(filter), List.of(), new MaxScorePicker(null, 1));
     }
 

@@ -11,7 +11,7 @@ import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.endpoint.Lease;
 import dev.homing.core.fixtures.Cycles;
 import dev.homing.core.fixtures.Pools;
-import dev.homing.core.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginConfigException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -9,10 +9,10 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.fixtures.Requests;
-import dev.homing.core.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginConfigException;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.PromptTokens;
 import dev.homing.core.plugins.PluginFixtures;
-import dev.homing.core.request.PromptTokens;
-import dev.homing.core.scheduling.Cycle;
 import dev.homing.protocol.openai.ApiKind;
 import java.util.List;
 import java.util.Map;

@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.fixtures.Cycles;
 import dev.homing.core.fixtures.Pools;
-import dev.homing.core.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginConfigException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

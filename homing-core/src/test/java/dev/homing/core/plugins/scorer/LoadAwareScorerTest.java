@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.within;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.fixtures.Cycles;
 import dev.homing.core.fixtures.Pools;
-import dev.homing.core.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginConfigException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

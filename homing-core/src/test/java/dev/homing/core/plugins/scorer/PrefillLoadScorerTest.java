@@ -7,8 +7,8 @@ import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.endpoint.Lease;
 import dev.homing.core.fixtures.Pools;
 import dev.homing.core.fixtures.Requests;
-import dev.homing.core.scheduling.Cycle;
-import dev.homing.core.scheduling.PrefixMatch;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.PrefixMatch;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -8,8 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.fixtures.Requests;
+import dev.homing.core.framework.scheduling.Cycle;
 import dev.homing.core.plugins.PluginFixtures;
-import dev.homing.core.scheduling.Cycle;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,0 +1,161 @@
+package dev.homing.core.framework.plugin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.homing.protocol.config.GoDuration;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A plugin's {@code parameters} block. Each getter names its default, so a factory documents its parameters by reading
+ * them; the keys a factory never read are reported as unknown parameters.
+ */
+public final class Parameters {
+
+    private final ObjectNode node;
+    private final Set<String> read = new LinkedHashSet<>();
+
+    private Parameters(ObjectNode node) {
+        this.node = node;
+    }
+
+    public static Parameters empty() {
+        return new Parameters(JsonNodeFactory.instance.objectNode());
+    }
+
+    public static Parameters of(JsonNode node) {
+        if (node == null || node.isNull() || node.isMissingNode()) {
+            return empty();
+        }
+        if (!node.isObject()) {
+            throw new PluginConfigException("parameters must be a mapping, got " + node.getNodeType().toString().toLowerCase());
+        }
+        return new Parameters((ObjectNode) node.deepCopy());
+    }
+
+    private JsonNode get(String key) {
+        read.add(key);
+        JsonNode v = node.get(key);
+        return v == null || v.isNull() ? null : v;
+    }
+
+    public boolean has(String key) {
+        read.add(key);
+        JsonNode v = node.get(key);
+        return v != null && !v.isNull();
+    }
+
+    public int integer(String key, int defaultValue) {
+        long v = longValue(key, defaultValue);
+        if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+            throw new PluginConfigException("parameter '" + key + "' is out of range: " + v);
+        }
+        return (int) v;
+    }
+
+    public long longValue(String key, long defaultValue) {
+        JsonNode v = get(key);
+        if (v == null) {
+            return defaultValue;
+        }
+        if (!v.isIntegralNumber() && !(v.isTextual() && v.asText().matches("-?\\d+"))) {
+            throw new PluginConfigException("parameter '" + key + "' must be an integer, got " + describe(v));
+        }
+        return v.isTextual() ? Long.parseLong(v.asText()) : v.longValue();
+    }
+
+    public double number(String key, double defaultValue) {
+        JsonNode v = get(key);
+        if (v == null) {
+            return defaultValue;
+        }
+        if (!v.isNumber()) {
+            throw new PluginConfigException("parameter '" + key + "' must be a number, got " + describe(v));
+        }
+        return v.doubleValue();
+    }
+
+    public boolean bool(String key, boolean defaultValue) {
+        JsonNode v = get(key);
+        if (v == null) {
+            return defaultValue;
+        }
+        if (!v.isBoolean()) {
+            throw new PluginConfigException("parameter '" + key + "' must be true or false, got " + describe(v));
+        }
+        return v.booleanValue();
+    }
+
+    public String string(String key, String defaultValue) {
+        JsonNode v = get(key);
+        if (v == null) {
+            return defaultValue;
+        }
+        if (!v.isValueNode() || v.isBoolean()) {
+            throw new PluginConfigException("parameter '" + key + "' must be a string, got " + describe(v));
+        }
+        return v.asText();
+    }
+
+    public Duration duration(String key, Duration defaultValue) {
+        JsonNode v = get(key);
+        if (v == null) {
+            return defaultValue;
+        }
+        if (v.isNumber()) {
+            return Duration.ofNanos(v.longValue()); // Go's JSON form of a duration is nanoseconds
+        }
+        try {
+            return GoDuration.parse(v.asText());
+        } catch (IllegalArgumentException e) {
+            throw new PluginConfigException("parameter '" + key + "': " + e.getMessage());
+        }
+    }
+
+    public List<String> strings(String key) {
+        JsonNode v = get(key);
+        List<String> out = new ArrayList<>();
+        if (v == null) {
+            return out;
+        }
+        if (!v.isArray()) {
+            throw new PluginConfigException("parameter '" + key + "' must be a list of strings, got " + describe(v));
+        }
+        for (JsonNode e : v) {
+            out.add(e.asText());
+        }
+        return out;
+    }
+
+    /** A nested value as is, for plugins with structured parameters. */
+    public JsonNode node(String key) {
+        return get(key);
+    }
+
+    /** Keys present in the config that no getter asked for. */
+    public Set<String> unknownKeys() {
+        Set<String> unknown = new TreeSet<>();
+        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+            String k = it.next();
+            if (!read.contains(k)) {
+                unknown.add(k);
+            }
+        }
+        return unknown;
+    }
+
+    /** Keys the factory asked for: the parameters it knows. */
+    public Set<String> knownKeys() {
+        return Set.copyOf(read);
+    }
+
+    private static String describe(JsonNode v) {
+        return v.isTextual() ? "'" + v.asText() + "'" : v.toString();
+    }
+}

@@ -1,0 +1,55 @@
+package dev.homing.core.plugins.prefix;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.homing.core.framework.plugin.Pairing;
+import dev.homing.core.framework.requestcontrol.DataProducer;
+import dev.homing.core.plugins.prefix.approx.ApproxPrefixCacheProducer;
+import dev.homing.core.plugins.prefix.precise.PrecisePrefixCacheProducer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What llm-d pairs a prefix scorer with: the producer whose matches it reads, named by
+ * {@code prefixMatchInfoProducerName}, else the producer type's own name, and created when the configuration does not
+ * declare it. Older configurations wrote the index's parameters on the scorer: approximate ones on
+ * {@code prefix-cache-scorer}, precise ones on {@code precise-prefix-cache-scorer} or on {@code prefix-cache-scorer}
+ * with {@code mode: cache_tracking}. They move to the producer.
+ */
+final class PrefixProducerPairing implements Pairing {
+
+    static final Pairing APPROXIMATE = new PrefixProducerPairing(false);
+    static final Pairing PRECISE = new PrefixProducerPairing(true);
+
+    private static final String LINK = "prefixMatchInfoProducerName";
+    /** Parameters older configs wrote on {@code prefix-cache-scorer}; they belong to the approximate producer. */
+    private static final Set<String> APPROX_PARAMS = Set.of("autoTune", "blockSize", "blockSizeTokens",
+            "maxPrefixBlocksToMatch", "maxPrefixTokensToMatch", "lruCapacityPerServer", "maxIndexedBlocks");
+
+    private final boolean precise;
+
+    private PrefixProducerPairing(boolean precise) {
+        this.precise = precise;
+    }
+
+    @Override
+    public Companion pair(String name, ObjectNode parameters) {
+        String link = parameters.hasNonNull(LINK) ? parameters.get(LINK).asText() : null;
+        parameters.remove(LINK);
+        boolean cacheTracking = precise
+                || (parameters.has("mode") && parameters.get("mode").asText().equals("cache_tracking"));
+        parameters.remove("mode");
+        ObjectNode legacy = JsonNodeFactory.instance.objectNode();
+        List<String> keys = new ArrayList<>();
+        parameters.fieldNames().forEachRemaining(keys::add);
+        for (String key : keys) {
+            if (cacheTracking || APPROX_PARAMS.contains(key)) {
+                legacy.set(key, parameters.remove(key));
+            }
+        }
+        String type = cacheTracking ? PrecisePrefixCacheProducer.TYPE : ApproxPrefixCacheProducer.TYPE;
+        return new Companion(link != null ? link : type, type, link != null, legacy, LINK, DataProducer.class,
+                "prefix producer");
+    }
+}

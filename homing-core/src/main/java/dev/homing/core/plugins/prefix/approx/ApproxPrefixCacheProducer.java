@@ -1,0 +1,167 @@
+package dev.homing.core.plugins.prefix.approx;
+
+import dev.homing.core.endpoint.EndpointState;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.requestcontrol.DataProducer;
+import dev.homing.core.framework.requestcontrol.PreRequest;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.CycleKey;
+import dev.homing.core.framework.scheduling.PrefixMatch;
+import dev.homing.core.framework.scheduling.SchedulingResult;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * llm-d's {@code approx-prefix-cache-producer}: hashes the prompt into blocks, says how many leading blocks each
+ * endpoint was already sent ({@link PrefixMatch}), and after the pick records the blocks for the chosen endpoint, at
+ * once, so the next decision sees them.
+ *
+ * <p>Parameters and defaults as llm-d's {@code defaultConfig}: {@code autoTune} true (block size and per-endpoint
+ * capacity from {@code vllm:cache_config_info}), {@code blockSizeTokens} 16 (four bytes per token),
+ * {@code maxPrefixBlocksToMatch} 256, {@code maxPrefixTokensToMatch} 0 (off), {@code lruCapacityPerServer} 31,250.
+ * Homing adds {@code maxIndexedBlocks} (1,000,000): one bound for the whole index whatever the number of endpoints.
+ */
+public final class ApproxPrefixCacheProducer extends NamedPlugin implements DataProducer, PreRequest {
+
+    public static final String TYPE = "approx-prefix-cache-producer";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, ApproxPrefixCacheProducer::create);
+    static final int BYTES_PER_TOKEN = 4;
+
+    /** One request's block hashes and the block size they were cut with: matching and recording use that size. */
+    private record Hashed(long[] hashes, int blockSizeTokens) {
+    }
+
+    /** This producer's own: a precise producer's fallback is another instance, whose hashes may be another size. */
+    private final CycleKey<Hashed> hashes = CycleKey.of("approx-prefix-hashes", Hashed.class);
+    private final boolean autoTune;
+    private final int configuredBlockSizeTokens;
+    private final int maxBlocks;
+    private final int maxTokens;
+    private final long lruCapacityPerServer;
+    private final ApproxPrefixIndex index;
+    private final AtomicLong lookups = new AtomicLong();
+    private final AtomicLong hitBlocks = new AtomicLong();
+    private final AtomicLong queriedBlocks = new AtomicLong();
+
+    public ApproxPrefixCacheProducer(String name, boolean autoTune, int blockSizeTokens, int maxPrefixBlocksToMatch,
+                                     int maxPrefixTokensToMatch, long lruCapacityPerServer, long maxIndexedBlocks) {
+        super(TYPE, name);
+        if (blockSizeTokens <= 0) {
+            throw new PluginConfigException("parameter 'blockSizeTokens' must be > 0, got " + blockSizeTokens);
+        }
+        if (maxPrefixBlocksToMatch <= 0) {
+            throw new PluginConfigException("parameter 'maxPrefixBlocksToMatch' must be > 0, got " + maxPrefixBlocksToMatch);
+        }
+        if (maxPrefixTokensToMatch < 0) {
+            throw new PluginConfigException("parameter 'maxPrefixTokensToMatch' must be >= 0");
+        }
+        if (lruCapacityPerServer <= 0) {
+            throw new PluginConfigException("parameter 'lruCapacityPerServer' must be > 0, got " + lruCapacityPerServer);
+        }
+        if (maxIndexedBlocks <= 0) {
+            throw new PluginConfigException("parameter 'maxIndexedBlocks' must be > 0, got " + maxIndexedBlocks);
+        }
+        this.autoTune = autoTune;
+        this.configuredBlockSizeTokens = blockSizeTokens;
+        this.maxBlocks = maxPrefixBlocksToMatch;
+        this.maxTokens = maxPrefixTokensToMatch;
+        this.lruCapacityPerServer = lruCapacityPerServer;
+        this.index = new ApproxPrefixIndex(maxIndexedBlocks);
+    }
+
+    public static ApproxPrefixCacheProducer create(String name, Parameters p, PluginContext ctx) {
+        if (p.has("blockSize") && !p.has("blockSizeTokens")) {
+            throw new PluginConfigException("parameter 'blockSize' (characters) is deprecated: set 'blockSizeTokens' instead");
+        }
+        ApproxPrefixCacheProducer producer = new ApproxPrefixCacheProducer(name,
+                p.bool("autoTune", true),
+                p.integer("blockSizeTokens", 16),
+                p.integer("maxPrefixBlocksToMatch", 256),
+                p.integer("maxPrefixTokensToMatch", 0),
+                p.longValue("lruCapacityPerServer", 31_250),
+                p.longValue("maxIndexedBlocks", 1_000_000));
+        ctx.pool().onRemoved(e -> producer.index.removeEndpoint(e.name()));
+        return producer;
+    }
+
+    public ApproxPrefixIndex index() {
+        return index;
+    }
+
+    @Override
+    public void prepare(Cycle cycle) {
+        int bs = autoTune ? engineBlockSize(cycle.snapshot().endpoints()) : configuredBlockSizeTokens;
+        int limit = maxTokens > 0 ? Math.max(1, maxTokens / bs) : maxBlocks;
+        cycle.put(hashes, new Hashed(PromptBlockHasher.hash(cycle.request().fields(), cycle.request().targetModel(),
+                bs * BYTES_PER_TOKEN, limit), bs));
+    }
+
+    @Override
+    public void produce(Cycle cycle, List<EndpointState> candidates) {
+        Hashed h = cycle.get(hashes);
+        if (h == null) { // a caller that skipped prepare
+            prepare(cycle);
+            h = cycle.get(hashes);
+        }
+        int[] matched = index.match(h.hashes(), candidates, cycle.snapshot().size());
+        cycle.put(PrefixMatch.KEY, new PrefixMatch(matched, h.hashes().length, h.blockSizeTokens()));
+        int best = 0;
+        for (int m : matched) {
+            best = Math.max(best, m);
+        }
+        lookups.incrementAndGet();
+        queriedBlocks.addAndGet(h.hashes().length);
+        hitBlocks.addAndGet(best);
+    }
+
+    /**
+     * llm-d's auto-tune: the engines' block size, once a scrape has told it (the first endpoint that knows), else the
+     * configured one. Chosen per request, so a request's hashes and its match always share one size.
+     */
+    private int engineBlockSize(List<EndpointState> endpoints) {
+        for (EndpointState e : endpoints) {
+            int bs = e.metrics().blockSize();
+            if (bs > 0) {
+                return bs;
+            }
+        }
+        return configuredBlockSizeTokens;
+    }
+
+    @Override
+    public void preRequest(Cycle cycle, SchedulingResult result) {
+        Hashed h = cycle.get(hashes);
+        if (h == null || h.hashes().length == 0) {
+            return;
+        }
+        record(result.target(), h);
+        EndpointState prefill = result.prefillTarget();
+        if (prefill != null) {
+            record(prefill, h);
+        }
+    }
+
+    private void record(EndpointState target, Hashed h) {
+        long capacity = lruCapacityPerServer;
+        long blocks = target.metrics().numGpuBlocks();
+        int engineBlock = target.metrics().blockSize();
+        if (autoTune && blocks > 0 && engineBlock > 0) {
+            capacity = Math.max(1, blocks * engineBlock / h.blockSizeTokens());
+        }
+        index.record(target.name(), h.hashes(), capacity);
+    }
+
+    /** Blocks of the best match over blocks queried, since start: llm-d's {@code prefix_indexer_hit_ratio}. */
+    public double hitRatio() {
+        long q = queriedBlocks.get();
+        return q == 0 ? 0 : (double) hitBlocks.get() / q;
+    }
+
+    public long lookups() {
+        return lookups.get();
+    }
+}

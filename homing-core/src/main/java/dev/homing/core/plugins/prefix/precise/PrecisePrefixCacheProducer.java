@@ -1,0 +1,219 @@
+package dev.homing.core.plugins.prefix.precise;
+
+import dev.homing.core.endpoint.EndpointState;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.NestedParameters;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.request.TokenSource;
+import dev.homing.core.framework.requestcontrol.DataProducer;
+import dev.homing.core.framework.requestcontrol.PreRequest;
+import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.CycleKey;
+import dev.homing.core.framework.scheduling.PrefixMatch;
+import dev.homing.core.framework.scheduling.PromptTokens;
+import dev.homing.core.framework.scheduling.SchedulingResult;
+import dev.homing.core.plugins.prefix.approx.ApproxPrefixCacheProducer;
+import dev.homing.core.precise.BlockKeys;
+import dev.homing.core.precise.KvEventFeed;
+import dev.homing.core.precise.KvEventsSettings;
+import dev.homing.core.precise.PreciseIndex;
+import dev.homing.core.precise.PreciseIndexFactory;
+import dev.homing.core.time.Ticker;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * llm-d's {@code precise-prefix-cache-producer}: says how much of a prompt each pod holds from what the pods report
+ * in their KV-cache events ({@link PreciseIndex}, fed by the router's subscriber), not from the router's guesses.
+ * Needs the prompt's tokens: from a {@code token-producer} earlier in the cycle, or asked of the host's
+ * {@link TokenSource}. When tokens cannot be had in time the request falls back to approximate matching over its
+ * bytes, and {@link #fallbacks()} counts it.
+ *
+ * <p>Parameters as llm-d's: {@code tokenProcessorConfig {blockSize | blockSizeTokens (16), hashSeed}} (also accepted
+ * under {@code indexerConfig}), {@code indexerConfig {kvBlockIndexConfig {...}, tokenizersPoolConfig {...},
+ * kvCacheBackendConfigs [{name, weight}]}} (gpu 1.0, cpu 0.8), {@code kvEventsConfig} ({@link KvEventsSettings}),
+ * {@code speculativeIndexing} (false), {@code speculativeTTL} (2s). Homing adds {@code maxIndexedBlocks}
+ * (4,000,000 holdings), {@code maxPrefixTokensToMatch} (0: all) and {@code tokenTimeout} (5s).
+ *
+ * <p>The index is made by the host's {@link PreciseIndexFactory} ({@link PluginContext#preciseIndexes()}: the router's
+ * Redis-backed index when its replicas share state, in memory otherwise). Its lookup starts in {@link #prepare}, before the decision
+ * lock, so an index with remote state does its round trip there.
+ */
+public final class PrecisePrefixCacheProducer extends NamedPlugin implements DataProducer, PreRequest, KvEventFeed {
+
+    public static final String TYPE = "precise-prefix-cache-producer";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, PrecisePrefixCacheProducer::create);
+
+    private final CycleKey<Prepared> prepared = CycleKey.of("precise-prepared", Prepared.class);
+    private final PreciseIndex index;
+    private final KvEventsSettings events;
+    private final boolean speculative;
+    private final long speculativeTtlNanos;
+    private final int maxBlocks;
+    private final Duration tokenTimeout;
+    private final TokenSource tokens;
+    private final Ticker ticker;
+    private final ApproxPrefixCacheProducer fallback;
+    private final AtomicLong fallbacks = new AtomicLong();
+    private final AtomicLong lookups = new AtomicLong();
+
+    PrecisePrefixCacheProducer(String name, PreciseIndex index, KvEventsSettings events, boolean speculative,
+                               Duration speculativeTtl, int maxPrefixTokens, Duration tokenTimeout, TokenSource tokens,
+                               Ticker ticker, ApproxPrefixCacheProducer fallback) {
+        super(TYPE, name);
+        this.index = index;
+        this.events = events;
+        this.speculative = speculative;
+        this.speculativeTtlNanos = speculativeTtl.toNanos();
+        this.maxBlocks = maxPrefixTokens > 0 ? Math.max(1, maxPrefixTokens / index.blockSize()) : Integer.MAX_VALUE;
+        this.tokenTimeout = tokenTimeout;
+        this.tokens = tokens;
+        this.ticker = ticker;
+        this.fallback = fallback;
+    }
+
+    public static PrecisePrefixCacheProducer create(String name, Parameters p, PluginContext ctx) {
+        int[] blockSize = {16};
+        long[] seed = {0};
+        int[] maxTokens = {p.integer("maxPrefixTokensToMatch", 0)};
+        Map<String, Double> tiers = new LinkedHashMap<>(PreciseIndex.DEFAULT_TIER_WEIGHTS);
+        NestedParameters.mapping(p, "tokenProcessorConfig", t -> tokenProcessor(t, blockSize, seed));
+        NestedParameters.mapping(p, "indexerConfig", i -> {
+            NestedParameters.mapping(i, "tokenProcessorConfig", t -> tokenProcessor(t, blockSize, seed));
+            NestedParameters.mapping(i, "kvBlockIndexConfig", k -> {
+                k.bool("enableMetrics", false);
+                k.duration("metricsLoggingInterval", null);
+                k.node("inMemoryConfig");
+                k.node("costAwareMemoryConfig");
+                k.node("redisConfig");
+                k.node("valkeyConfig");
+                int m = k.integer("maxPrefixTokensToMatch", 0);
+                if (m > 0) {
+                    maxTokens[0] = m;
+                }
+                return null;
+            });
+            i.node("tokenizersPoolConfig"); // tokens come from the host's token source, not an in-process pool
+            for (Map.Entry<String, Double> t : NestedParameters.list(i, "kvCacheBackendConfigs",
+                    b -> Map.entry(b.string("name", "gpu").toLowerCase(java.util.Locale.ROOT), b.number("weight", 1.0)))) {
+                tiers.put(t.getKey(), t.getValue());
+            }
+            return null;
+        });
+        KvEventsSettings events = NestedParameters.mapping(p, "kvEventsConfig", KvEventsParameters::read);
+        boolean speculative = p.bool("speculativeIndexing", false);
+        Duration ttl = p.duration("speculativeTTL", Duration.ofSeconds(2));
+        long maxEntries = p.longValue("maxIndexedBlocks", 4_000_000);
+        Duration timeout = p.duration("tokenTimeout", Duration.ofSeconds(5));
+        if (blockSize[0] <= 0) {
+            throw new PluginConfigException("parameter 'blockSize' must be > 0, got " + blockSize[0]);
+        }
+        if (maxEntries <= 0) {
+            throw new PluginConfigException("parameter 'maxIndexedBlocks' must be > 0, got " + maxEntries);
+        }
+        if (ttl.isNegative() || ttl.isZero()) {
+            throw new PluginConfigException("parameter 'speculativeTTL' must be > 0, got " + ttl);
+        }
+        PreciseIndex index = ctx.preciseIndexes().create(maxEntries, blockSize[0], seed[0], tiers);
+        ApproxPrefixCacheProducer fallback = new ApproxPrefixCacheProducer(name + "-fallback", true, blockSize[0], 256, 0,
+                31_250, 1_000_000);
+        PrecisePrefixCacheProducer producer = new PrecisePrefixCacheProducer(name, index, events, speculative, ttl,
+                maxTokens[0], timeout, ctx.tokens().orElse(null), ctx.ticker(), fallback);
+        ctx.pool().onRemoved(e -> {
+            index.removePod(e.name());
+            fallback.index().removeEndpoint(e.name());
+        });
+        return producer;
+    }
+
+    private static Void tokenProcessor(Parameters t, int[] blockSize, long[] seed) {
+        int tokensSize = t.integer("blockSizeTokens", -1);
+        int legacy = t.integer("blockSize", -1);
+        if (tokensSize > 0 || legacy > 0) {
+            blockSize[0] = tokensSize > 0 ? tokensSize : legacy;
+        }
+        String hashSeed = t.string("hashSeed", null);
+        if (hashSeed != null) {
+            seed[0] = hashSeed.hashCode();
+        }
+        return null;
+    }
+
+    @Override
+    public PreciseIndex index() {
+        return index;
+    }
+
+    @Override
+    public KvEventsSettings events() {
+        return events;
+    }
+
+    /** A request's block keys and their lookup; both null when its tokens could not be had (the fallback's turn). */
+    private record Prepared(long[] keys, PreciseIndex.Lookup lookup) {
+    }
+
+    @Override
+    public void prepare(Cycle cycle) {
+        PromptTokens t = PromptTokens.obtain(cycle, tokens, null, tokenTimeout).orElse(null);
+        if (t == null) {
+            cycle.put(prepared, new Prepared(null, null));
+            fallback.prepare(cycle);
+            return;
+        }
+        long[] keys = BlockKeys.of(index.root(cycle.request().targetModel(), cycle.request().cacheSalt()), t.ids(),
+                index.blockSize(), maxBlocks);
+        cycle.put(prepared, new Prepared(keys, index.lookup(keys, ticker.nanos())));
+    }
+
+    @Override
+    public void produce(Cycle cycle, List<EndpointState> candidates) {
+        Prepared p = cycle.get(prepared);
+        if (p == null) { // a caller that skipped prepare
+            prepare(cycle);
+            p = cycle.get(prepared);
+        }
+        lookups.incrementAndGet();
+        if (p.keys() == null) {
+            fallbacks.incrementAndGet();
+            fallback.produce(cycle, candidates);
+            return;
+        }
+        PreciseIndex.Match m = p.lookup().match(candidates, cycle.snapshot().size(), ticker.nanos());
+        cycle.put(PrefixMatch.KEY, new PrefixMatch(m.matchedBlocks(), m.totalBlocks(), index.blockSize()));
+        cycle.put(PreciseScores.KEY, new PreciseScores(m.weightedBlocks()));
+    }
+
+    @Override
+    public void preRequest(Cycle cycle, SchedulingResult result) {
+        Prepared p = cycle.get(prepared);
+        long[] keys = p == null ? null : p.keys();
+        if (keys == null) {
+            fallback.preRequest(cycle, result);
+            return;
+        }
+        if (!speculative) {
+            return;
+        }
+        long until = ticker.nanos() + speculativeTtlNanos;
+        index.holdSpeculatively(result.target().name(), keys, until);
+        if (result.prefillTarget() != null) {
+            index.holdSpeculatively(result.prefillTarget().name(), keys, until);
+        }
+    }
+
+    /** Requests matched approximately because their tokens could not be had. */
+    public long fallbacks() {
+        return fallbacks.get();
+    }
+
+    public long lookups() {
+        return lookups.get();
+    }
+}

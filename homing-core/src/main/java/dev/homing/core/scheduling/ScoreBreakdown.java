@@ -1,9 +1,0 @@
-package dev.homing.core.scheduling;
-
-/**
- * What one scorer said in one profile run, kept so every decision can be explained.
- *
- * @param scores clamped to [0,1], by candidate position in {@link ProfileResult#candidates()}
- */
-public record ScoreBreakdown(String name, String type, double weight, double[] scores) {
-}
