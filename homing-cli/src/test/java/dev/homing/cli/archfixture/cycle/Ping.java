@@ -1,0 +1,9 @@
+package dev.homing.cli.archfixture.cycle;
+
+import dev.homing.cli.archfixture.cycle.pong.Pong;
+
+/** With {@link Pong}, a cycle between a package and the package nested in it. */
+public final class Ping {
+
+    Pong pong;
+}

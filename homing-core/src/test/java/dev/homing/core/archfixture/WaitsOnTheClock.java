@@ -1,0 +1,29 @@
+package dev.homing.core.archfixture;
+
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+
+/** Breaks "no waits on the wall clock": sleeps and timed waits. */
+public final class WaitsOnTheClock {
+
+    void sleep() throws InterruptedException {
+        Thread.sleep(10);
+    }
+
+    void unitSleep() throws InterruptedException {
+        TimeUnit.MILLISECONDS.sleep(10);
+    }
+
+    synchronized void objectWait() throws InterruptedException {
+        wait(10);
+    }
+
+    long await(Condition condition) throws InterruptedException {
+        return condition.awaitNanos(10);
+    }
+
+    Object poll(BlockingQueue<Object> queue) throws InterruptedException {
+        return queue.poll(10, TimeUnit.MILLISECONDS);
+    }
+}

@@ -1,0 +1,11 @@
+package dev.homing.cli.archstandin;
+
+/**
+ * Stands for a class of homing-cli in the fixtures that prove the module rules fail: test code only, in
+ * homing-protocol's test jar so that every module's tests can name it, whichever modules its own tests can see.
+ */
+public final class CliStandIn {
+
+    private CliStandIn() {
+    }
+}

@@ -1,0 +1,9 @@
+package dev.homing.router.archfixture.cycle.pong;
+
+import dev.homing.router.archfixture.cycle.Ping;
+
+/** With {@link Ping}, a cycle between a package and the package nested in it. */
+public final class Pong {
+
+    Ping ping;
+}

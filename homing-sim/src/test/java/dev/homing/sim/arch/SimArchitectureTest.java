@@ -1,0 +1,106 @@
+package dev.homing.sim.arch;
+
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static dev.homing.protocol.arch.RuleFixtures.violationsOf;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.lang.ArchRule;
+import dev.homing.protocol.arch.MainClasses;
+import dev.homing.protocol.arch.ModuleRules;
+import dev.homing.protocol.arch.TimeAndRandomRules;
+import dev.homing.sim.archfixture.ImportsHigherModules;
+import dev.homing.sim.archfixture.cycle.Ping;
+import dev.homing.sim.archfixture.cycle.pong.Pong;
+import dev.homing.sim.engine.Engine;
+import dev.homing.sim.engine.RealTimeEngineDriver;
+import dev.homing.sim.engine.archfixture.UsesTheWallClock;
+import org.junit.jupiter.api.Test;
+
+/**
+ * homing-sim's floors: it uses only protocol (never core), has no package cycle, and its engine takes time and
+ * randomness as injected, like core. The one engine class exempted is {@link RealTimeEngineDriver}: it runs the engine
+ * on the wall clock (a timed Condition wait until the next event, a bounded join of its thread on close); it too
+ * reads the time only through the {@code LongSupplier} it is given.
+ */
+class SimArchitectureTest {
+
+    private static final DescribedPredicate<JavaClass> ENGINE = resideInAPackage("dev.homing.sim.engine..");
+    private static final DescribedPredicate<JavaClass> MODEL = ENGINE
+            .and(DescribedPredicate.not(belongToAnyOf(RealTimeEngineDriver.class)))
+            .as("reside in dev.homing.sim.engine.. but RealTimeEngineDriver");
+
+    static final ArchRule MODULES = ModuleRules.mayUseOnly("sim", "protocol");
+    static final ArchRule PACKAGE_CYCLES = ModuleRules.noPackageCycles("sim");
+    static final ArchRule NO_CLOCK = TimeAndRandomRules.noClockReads(MODEL);
+    static final ArchRule NO_WAITS = TimeAndRandomRules.noWaitsOnTheClock(MODEL);
+    static final ArchRule NO_GLOBAL_RANDOM = TimeAndRandomRules.noGlobalRandom(MODEL);
+
+    private static final JavaClasses MAIN = MainClasses.of(Engine.class);
+
+    @Test
+    void importsTheMainClassesOnly() {
+        assertThat(MAIN.contain(RealTimeEngineDriver.class)).isTrue();
+        assertThat(MAIN.stream().map(JavaClass::getPackageName))
+                .allMatch(p -> p.startsWith("dev.homing.sim"))
+                .noneMatch(p -> p.contains("archfixture"));
+    }
+
+    @Test
+    void usesOnlyProtocol() {
+        MODULES.check(MAIN);
+    }
+
+    @Test
+    void hasNoPackageCycle() {
+        PACKAGE_CYCLES.check(MAIN);
+    }
+
+    @Test
+    void engineReadsNoGlobalClock() {
+        NO_CLOCK.check(MAIN);
+    }
+
+    @Test
+    void engineWaitsOnNoWallClock() {
+        NO_WAITS.check(MAIN);
+    }
+
+    @Test
+    void engineTakesNoGlobalRandomness() {
+        NO_GLOBAL_RANDOM.check(MAIN);
+    }
+
+    /** The exemption is needed, and for that class alone: without it only RealTimeEngineDriver breaks a rule. */
+    @Test
+    void realTimeEngineDriverIsTheOneExemption() {
+        assertThat(TimeAndRandomRules.noWaitsOnTheClock(ENGINE).evaluate(MAIN).getFailureReport().getDetails())
+                .isNotEmpty()
+                .allMatch(line -> line.startsWith("Method <" + RealTimeEngineDriver.class.getName() + "."));
+        TimeAndRandomRules.noClockReads(ENGINE).check(MAIN);
+        TimeAndRandomRules.noGlobalRandom(ENGINE).check(MAIN);
+    }
+
+    @Test
+    void moduleRuleCatchesAnImportOfCoreOrAHigherModule() {
+        assertThat(violationsOf(MODULES, ImportsHigherModules.class))
+                .contains("dev.homing.core.archstandin.CoreStandIn", "dev.homing.router.archstandin.RouterStandIn",
+                        "dev.homing.bench.archstandin.BenchStandIn", "dev.homing.cli.archstandin.CliStandIn");
+    }
+
+    @Test
+    void cycleRuleCatchesAPackageCycle() {
+        assertThat(violationsOf(PACKAGE_CYCLES, Ping.class, Pong.class))
+                .contains("dev.homing.sim.archfixture.cycle -> ", "dev.homing.sim.archfixture.cycle.pong");
+    }
+
+    @Test
+    void engineRulesCatchTheWallClockAndGlobalRandomness() {
+        assertThat(violationsOf(NO_CLOCK, UsesTheWallClock.class)).contains("java.lang.System.nanoTime()");
+        assertThat(violationsOf(NO_WAITS, UsesTheWallClock.class)).contains("java.lang.Thread.sleep(long)");
+        assertThat(violationsOf(NO_GLOBAL_RANDOM, UsesTheWallClock.class)).contains("java.util.Random.<init>()");
+    }
+}
