@@ -15,8 +15,9 @@ import dev.homing.protocol.openai.OpenAiError;
 import dev.homing.router.admin.AdminHandlers;
 import dev.homing.router.config.PolicySource;
 import dev.homing.router.explain.ScheduleHandler;
-import dev.homing.router.kvevents.KvEventSubscribers;
 import dev.homing.router.metrics.RouterMetrics;
+import dev.homing.router.precise.events.KvEventSubscribers;
+import dev.homing.router.precise.redis.RedisIndexes;
 import dev.homing.router.proxy.ErrorResponses;
 import dev.homing.router.proxy.InferenceHandler;
 import dev.homing.router.proxy.ModelsHandler;
@@ -56,6 +57,7 @@ public final class RouterServer implements AutoCloseable {
     private final PolicySource policy;
     private final KvEventSubscribers kvEvents;
     private final SharedState shared; // null without a Redis shared by replicas
+    private final RedisIndexes sharedIndexes; // null without a Redis shared by replicas
     private final PodTokenSource tokens; // null when the options bring their own token source
     /** Tokens kept for prefix reuse (40 MB of ints), and the share of a prompt a cached prefix must cover (llm-d's). */
     private static final long TOKEN_CACHE_TOKENS = 10_000_000;
@@ -80,13 +82,17 @@ public final class RouterServer implements AutoCloseable {
         // Shared state for replicas: with a Redis, the precise index lives there and in-flight counts are shared.
         this.shared = options.redisUrl() == null ? null
                 : SharedState.create(options.redisUrl(), options.poolName(), pool, SystemTicker.INSTANCE);
-        if (shared != null) {
-            ctx = ctx.withPreciseIndexes(shared.indexFactory());
+        this.sharedIndexes = shared == null ? null : new RedisIndexes(shared.redis(), SystemTicker.INSTANCE);
+        if (sharedIndexes != null) {
+            ctx = ctx.withPreciseIndexes(sharedIndexes.factory());
         }
         try {
             this.policy = PolicySource.load(options.configFile(), options.precise(), BuiltIns.registry(), ctx);
         } catch (ConfigException | RuntimeException e) {
             // nothing is left running when the router cannot start
+            if (sharedIndexes != null) {
+                sharedIndexes.close();
+            }
             if (shared != null) {
                 shared.close();
             }
@@ -156,6 +162,7 @@ public final class RouterServer implements AutoCloseable {
         try {
             if (s.shared != null) {
                 s.shared.start();
+                s.sharedIndexes.start();
             }
             s.admin.start();
             requireListening(s.admin, options.adminHost(), options.adminPort(), "admin");
@@ -263,6 +270,9 @@ public final class RouterServer implements AutoCloseable {
         scraper.close();
         upstream.close();
         scrapeClient.close();
+        if (sharedIndexes != null) {
+            sharedIndexes.close();
+        }
         if (shared != null) {
             shared.close();
         }

@@ -6,7 +6,7 @@ import dev.homing.core.endpoint.EndpointState;
 import dev.homing.core.plugins.prefix.approx.ApproxPrefixCacheProducer;
 import dev.homing.core.precise.KvEventFeed;
 import dev.homing.router.config.PolicySource;
-import dev.homing.router.kvevents.KvEventsObserver;
+import dev.homing.router.precise.events.KvEventsObserver;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
