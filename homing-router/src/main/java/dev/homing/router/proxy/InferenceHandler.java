@@ -12,6 +12,8 @@ import dev.homing.protocol.gateway.GatewayHeaders;
 import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.OpenAiError;
 import dev.homing.router.explain.DecisionJson;
+import dev.homing.router.http.ErrorResponses;
+import dev.homing.router.http.RequestIntake;
 import dev.homing.router.metrics.RouterMetrics;
 import dev.homing.router.scrape.EndpointCatalog;
 import io.helidon.webserver.http.ServerRequest;
@@ -34,7 +36,12 @@ import java.util.Set;
  */
 public final class InferenceHandler {
 
-    /** Ask for the decision to come back as a response header of the same name (compact JSON). */
+    /**
+     * Ask for the decision to come back as a response header of the same name (compact JSON). It is rendered by
+     * {@link DecisionJson}, as {@code /debug/schedule}'s answer is, so that both explain a decision alike: the proxy
+     * imports explain and never the reverse, for explaining a decision forwards nothing (what the two share, reading a
+     * request, is {@link RequestIntake}'s, below both).
+     */
     public static final String EXPLAIN_HEADER = "x-homing-explain";
 
     private final Director director;

@@ -1,4 +1,4 @@
-package dev.homing.router.proxy;
+package dev.homing.router.http;
 
 import dev.homing.protocol.openai.OpenAiError;
 import io.helidon.http.HeaderNames;

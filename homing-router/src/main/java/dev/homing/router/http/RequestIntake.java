@@ -1,4 +1,4 @@
-package dev.homing.router.proxy;
+package dev.homing.router.http;
 
 import dev.homing.core.framework.request.InferenceRequest;
 import dev.homing.protocol.openai.ApiKind;

@@ -1,4 +1,4 @@
-package dev.homing.router.proxy;
+package dev.homing.router.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

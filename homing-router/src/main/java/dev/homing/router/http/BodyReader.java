@@ -1,4 +1,4 @@
-package dev.homing.router.proxy;
+package dev.homing.router.http;
 
 import java.io.IOException;
 import java.io.InputStream;
