@@ -102,9 +102,9 @@ public final class RouterServer implements AutoCloseable {
             throw e;
         }
         this.director = new Director(pool, policy.current().policy(), SystemTicker.INSTANCE);
-        this.metrics = new RouterMetrics(options.poolName(), pool, this::prefixProducers, this::preciseProducers,
-                this::poolSaturation);
-        this.kvEvents = new KvEventSubscribers(pool, metrics, SystemTicker.INSTANCE);
+        this.metrics = new RouterMetrics(options.poolName(), pool);
+        metrics.policy(this::prefixProducers, this::preciseProducers, this::poolSaturation);
+        this.kvEvents = new KvEventSubscribers(pool, metrics.kvEvents(), SystemTicker.INSTANCE);
         if (shared != null) {
             metrics.sharedState(pool, shared.redis()::up, shared.redis()::fallbacks);
         }
@@ -112,12 +112,12 @@ public final class RouterServer implements AutoCloseable {
         this.scrapeClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(options.scrapeTimeout()).build();
         this.scraper = new MetricsScraper(pool, catalog, scrapeClient, options.scrapeInterval(), options.scrapeTimeout(),
-                options.modelsInterval(), SystemTicker.INSTANCE, (e, ok, nanos) -> metrics.scraped(e, ok),
+                options.modelsInterval(), SystemTicker.INSTANCE, (e, ok, nanos) -> metrics.pool().scraped(e, ok),
                 this::metricsExtractor);
         pool.setEndpoints(options.endpoints());
 
         RequestIntake intake = new RequestIntake(catalog, options.maxBodyBytes());
-        InferenceHandler inference = new InferenceHandler(director, catalog, intake, upstream, metrics,
+        InferenceHandler inference = new InferenceHandler(director, catalog, intake, upstream, metrics.requests(),
                 SystemTicker.INSTANCE, options.maxAttempts());
         ScheduleHandler schedule = new ScheduleHandler(director, catalog, intake);
         ModelsHandler models = new ModelsHandler(catalog);
@@ -192,7 +192,7 @@ public final class RouterServer implements AutoCloseable {
     private void reload() {
         try {
             PolicySource.Reload outcome = policy.reload(director);
-            metrics.configReloaded(outcome);
+            metrics.configReloads().reloaded(outcome);
             if (outcome == PolicySource.Reload.APPLIED) {
                 kvEvents.wire(preciseProducers());
             }

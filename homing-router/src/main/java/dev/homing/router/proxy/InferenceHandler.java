@@ -14,7 +14,7 @@ import dev.homing.protocol.openai.OpenAiError;
 import dev.homing.router.explain.DecisionJson;
 import dev.homing.router.http.ErrorResponses;
 import dev.homing.router.http.RequestIntake;
-import dev.homing.router.metrics.RouterMetrics;
+import dev.homing.router.metrics.RequestMetrics;
 import dev.homing.router.scrape.EndpointCatalog;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -47,13 +47,13 @@ public final class InferenceHandler {
     private final Director director;
     private final EndpointCatalog catalog;
     private final Upstream upstream;
-    private final RouterMetrics metrics;
+    private final RequestMetrics metrics;
     private final Ticker ticker;
     private final RequestIntake intake;
     private final int maxAttempts;
 
     public InferenceHandler(Director director, EndpointCatalog catalog, RequestIntake intake, Upstream upstream,
-                            RouterMetrics metrics, Ticker ticker, int maxAttempts) {
+                            RequestMetrics metrics, Ticker ticker, int maxAttempts) {
         this.director = director;
         this.catalog = catalog;
         this.intake = intake;
