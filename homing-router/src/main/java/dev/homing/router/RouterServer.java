@@ -187,7 +187,7 @@ public final class RouterServer implements AutoCloseable {
         return precise.subscribers();
     }
 
-    /** Stops every part, the API first and the shared state last. */
+    /** Stops every part in the reverse of their start: the config watch and the API first, the shared state last. */
     @Override
     public void close() {
         parts.close();

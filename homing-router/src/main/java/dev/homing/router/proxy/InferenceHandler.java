@@ -37,10 +37,9 @@ import java.util.Set;
 public final class InferenceHandler {
 
     /**
-     * Ask for the decision to come back as a response header of the same name (compact JSON). It is rendered by
-     * {@link DecisionJson}, as {@code /debug/schedule}'s answer is, so that both explain a decision alike: the proxy
-     * imports explain and never the reverse, for explaining a decision forwards nothing (what the two share, reading a
-     * request, is {@link RequestIntake}'s, below both).
+     * Ask for the decision to come back as a response header of the same name (compact JSON), rendered by explain's
+     * {@link DecisionJson} as {@code /debug/schedule}'s answer is. Hence the proxy imports explain, and never the
+     * reverse: explaining a decision forwards nothing, and what the two share (reading a request) lies below both.
      */
     public static final String EXPLAIN_HEADER = "x-homing-explain";
 
