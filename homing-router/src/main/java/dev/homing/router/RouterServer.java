@@ -5,145 +5,103 @@ import dev.homing.core.config.ResolvedConfig;
 import dev.homing.core.director.Director;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.request.TokenSource;
 import dev.homing.core.framework.requestcontrol.SaturationDetector;
 import dev.homing.core.plugins.BuiltIns;
 import dev.homing.core.plugins.datalayer.CoreMetricsExtractor;
 import dev.homing.core.plugins.prefix.approx.ApproxPrefixCacheProducer;
 import dev.homing.core.precise.KvEventFeed;
-import dev.homing.protocol.openai.ApiKind;
-import dev.homing.protocol.openai.OpenAiError;
+import dev.homing.core.time.Ticker;
 import dev.homing.router.admin.AdminHandlers;
+import dev.homing.router.config.ConfigWatch;
 import dev.homing.router.config.PolicySource;
 import dev.homing.router.explain.ScheduleHandler;
-import dev.homing.router.kvevents.KvEventSubscribers;
+import dev.homing.router.http.HttpPort;
+import dev.homing.router.http.RequestIntake;
 import dev.homing.router.metrics.RouterMetrics;
-import dev.homing.router.proxy.ErrorResponses;
+import dev.homing.router.precise.PreciseRouting;
+import dev.homing.router.precise.events.KvEventSubscribers;
+import dev.homing.router.proxy.ApiRoutes;
 import dev.homing.router.proxy.InferenceHandler;
 import dev.homing.router.proxy.ModelsHandler;
-import dev.homing.router.proxy.RequestIntake;
 import dev.homing.router.proxy.Upstream;
 import dev.homing.router.scrape.EndpointCatalog;
 import dev.homing.router.scrape.MetricsScraper;
 import dev.homing.router.shared.SharedState;
 import dev.homing.router.tokens.PodTokenSource;
-import dev.homing.router.tokens.TokenPrefixCache;
-import io.helidon.http.Method;
-import io.helidon.webserver.WebServer;
-import io.helidon.webserver.http.HttpRouting;
 import java.net.http.HttpClient;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A running router: the API port (OpenAI-compatible proxy), the admin port, the scraper, and the director between
- * them. The composition root of the router module.
+ * them. The composition root of the router module: its constructor lists the parts in the order they start.
  */
 public final class RouterServer implements AutoCloseable {
 
+    private static final CoreMetricsExtractor BUILT_IN_EXTRACTOR = CoreMetricsExtractor.builtIn();
+
     private final RouterOptions options;
+    private final Lifecycle parts = new Lifecycle();
     private final EndpointPool pool;
     private final EndpointCatalog catalog = new EndpointCatalog();
-    private final Director director;
     private final RouterMetrics metrics;
-    private final Upstream upstream;
-    private final HttpClient scrapeClient;
-    private final MetricsScraper scraper;
-    private final WebServer api;
-    private final WebServer admin;
+    private final PreciseRouting precise;
     private final PolicySource policy;
-    private final KvEventSubscribers kvEvents;
-    private final SharedState shared; // null without a Redis shared by replicas
-    private final PodTokenSource tokens; // null when the options bring their own token source
-    /** Tokens kept for prefix reuse (40 MB of ints), and the share of a prompt a cached prefix must cover (llm-d's). */
-    private static final long TOKEN_CACHE_TOKENS = 10_000_000;
-    private static final double TOKEN_CACHE_MIN_OVERLAP = 0.8;
-    private final ScheduledExecutorService reloads = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "homing-config-reload");
-        t.setDaemon(true);
-        return t;
-    });
-
-    private static final CoreMetricsExtractor BUILT_IN_EXTRACTOR = CoreMetricsExtractor.builtIn();
+    private final Director director;
+    private final HttpPort admin;
+    private final HttpPort api;
 
     private RouterServer(RouterOptions options) throws ConfigException {
         this.options = options;
+        Ticker ticker = SystemTicker.INSTANCE;
         this.pool = new EndpointPool(options.creditUnreflected());
-        // Precise prefix matching needs the tokens the pods will see: by default, ask the pods themselves.
-        this.tokens = options.tokenSource() != null ? null : new PodTokenSource(pool, catalog,
-                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(options.connectTimeout()).build(),
-                new TokenPrefixCache(TOKEN_CACHE_TOKENS, TOKEN_CACHE_MIN_OVERLAP));
-        PluginContext ctx = new PluginContext(SystemTicker.INSTANCE, new SplittableRandom(options.seed()), pool)
-                .withTokens(options.tokenSource() != null ? options.tokenSource() : tokens);
-        // Shared state for replicas: with a Redis, the precise index lives there and in-flight counts are shared.
-        this.shared = options.redisUrl() == null ? null
-                : SharedState.create(options.redisUrl(), options.poolName(), pool, SystemTicker.INSTANCE);
-        if (shared != null) {
-            ctx = ctx.withPreciseIndexes(shared.indexFactory());
-        }
+        this.metrics = new RouterMetrics(options.poolName(), pool);
         try {
-            this.policy = PolicySource.load(options.configFile(), options.precise(), BuiltIns.registry(), ctx);
-        } catch (ConfigException | RuntimeException e) {
-            // nothing is left running when the router cannot start
+            // shared state: with a Redis, the pool's replicas share their requests in flight (and precise indexes)
+            SharedState shared = options.redisUrl() == null ? null : parts.add(
+                    SharedState.create(options.redisUrl(), options.poolName(), pool, ticker), SharedState::start);
             if (shared != null) {
-                shared.close();
+                metrics.sharedState(pool, shared.redis()::up, shared.redis()::fallbacks);
             }
-            if (tokens != null) {
-                tokens.close();
+            // tokens: precise prefix matching needs the tokens the pods will see; by default, ask the pods themselves
+            TokenSource tokens = options.tokenSource() != null ? options.tokenSource()
+                    : parts.add(PodTokenSource.create(pool, catalog, options.connectTimeout()));
+            // precise: where the precise indexes live, and the subscribers feeding them the pods' KV events
+            this.precise = parts.add(new PreciseRouting(pool, shared == null ? null : shared.redis(),
+                    metrics.kvEvents(), ticker), p -> p.start(preciseProducers()));
+            // director: the routing policy (a built-in config, or a file watched for changes) and who applies it
+            PluginContext plugins = new PluginContext(ticker, new SplittableRandom(options.seed()), pool)
+                    .withTokens(tokens).withPreciseIndexes(precise.indexes());
+            this.policy = PolicySource.load(options.configFile(), options.precise(), BuiltIns.registry(), plugins);
+            this.director = new Director(pool, policy.current().policy(), ticker);
+            metrics.policy(this::prefixProducers, this::preciseProducers, this::poolSaturation);
+            pool.setEndpoints(options.endpoints());
+            // scraper: each endpoint's metrics and models
+            HttpClient scrapeClient = parts.add(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(options.scrapeTimeout()).build());
+            parts.add(new MetricsScraper(pool, catalog, scrapeClient, options.scrapeInterval(), options.scrapeTimeout(),
+                    options.modelsInterval(), ticker, (e, ok, nanos) -> metrics.pool().scraped(e, ok),
+                    this::metricsExtractor), MetricsScraper::start);
+            // intake, upstream and relay: from a client's request to a pod and back
+            RequestIntake intake = new RequestIntake(catalog, options.maxBodyBytes());
+            Upstream upstream = parts.add(new Upstream(options.connectTimeout(), options.responseTimeout()));
+            InferenceHandler relay = new InferenceHandler(director, catalog, intake, upstream, metrics.requests(),
+                    ticker, options.maxAttempts());
+            // admin, then the API: a router takes requests only once all else runs
+            AdminHandlers adminHandlers = new AdminHandlers(pool, catalog, metrics, ticker,
+                    new ScheduleHandler(director, catalog, intake));
+            this.admin = parts.add(new HttpPort("admin", options.adminHost(), options.adminPort(),
+                    adminHandlers::register), HttpPort::start);
+            this.api = parts.add(new HttpPort("API", options.host(), options.port(),
+                    new ApiRoutes(relay, new ModelsHandler(catalog))::register), HttpPort::start);
+            if (options.configFile() != null) {
+                parts.add(new ConfigWatch(options.configPollInterval(), this::reload), ConfigWatch::start);
             }
+        } catch (ConfigException | RuntimeException e) {
+            parts.close(); // nothing is left running when the router cannot be built
             throw e;
         }
-        this.director = new Director(pool, policy.current().policy(), SystemTicker.INSTANCE);
-        this.metrics = new RouterMetrics(options.poolName(), pool, this::prefixProducers, this::preciseProducers,
-                this::poolSaturation);
-        this.kvEvents = new KvEventSubscribers(pool, metrics, SystemTicker.INSTANCE);
-        if (shared != null) {
-            metrics.sharedState(pool, shared.redis()::up, shared.redis()::fallbacks);
-        }
-        this.upstream = new Upstream(options.connectTimeout(), options.responseTimeout());
-        this.scrapeClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(options.scrapeTimeout()).build();
-        this.scraper = new MetricsScraper(pool, catalog, scrapeClient, options.scrapeInterval(), options.scrapeTimeout(),
-                options.modelsInterval(), SystemTicker.INSTANCE, (e, ok, nanos) -> metrics.scraped(e, ok),
-                this::metricsExtractor);
-        pool.setEndpoints(options.endpoints());
-
-        RequestIntake intake = new RequestIntake(catalog, options.maxBodyBytes());
-        InferenceHandler inference = new InferenceHandler(director, catalog, intake, upstream, metrics,
-                SystemTicker.INSTANCE, options.maxAttempts());
-        ScheduleHandler schedule = new ScheduleHandler(director, catalog, intake);
-        ModelsHandler models = new ModelsHandler(catalog);
-        this.api = WebServer.builder()
-                .host(options.host()).port(options.port()).shutdownHook(false)
-                .routing(r -> apiRoutes(r, inference, models))
-                .build();
-        AdminHandlers adminHandlers = new AdminHandlers(pool, catalog, metrics, SystemTicker.INSTANCE);
-        this.admin = WebServer.builder()
-                .host(options.adminHost()).port(options.adminPort()).shutdownHook(false)
-                .routing(r -> {
-                    adminHandlers.register(r);
-                    r.post("/debug/schedule", schedule::handle);
-                    r.any((req, res) -> ErrorResponses.send(res,
-                            OpenAiError.notFound("Unknown path " + req.path().path(), null)));
-                })
-                .build();
-    }
-
-    private static void apiRoutes(HttpRouting.Builder r, InferenceHandler inference, ModelsHandler models) {
-        r.post(ApiKind.COMPLETIONS.path(), (req, res) -> inference.handle(ApiKind.COMPLETIONS, req, res))
-                .post(ApiKind.CHAT_COMPLETIONS.path(), (req, res) -> inference.handle(ApiKind.CHAT_COMPLETIONS, req, res))
-                .get("/v1/models", models::handle)
-                .get("/health", (req, res) -> res.send())
-                .any((req, res) -> {
-                    String path = req.path().path();
-                    boolean known = path.equals(ApiKind.COMPLETIONS.path()) || path.equals(ApiKind.CHAT_COMPLETIONS.path())
-                            || path.equals("/v1/models");
-                    Method m = req.prologue().method();
-                    ErrorResponses.send(res, known ? OpenAiError.methodNotAllowed(m.text(), path)
-                            : OpenAiError.notFound("Unknown path " + path, null));
-                });
     }
 
     /**
@@ -153,41 +111,16 @@ public final class RouterServer implements AutoCloseable {
      */
     public static RouterServer start(RouterOptions options) throws ConfigException {
         RouterServer s = new RouterServer(options);
-        try {
-            if (s.shared != null) {
-                s.shared.start();
-            }
-            s.admin.start();
-            requireListening(s.admin, options.adminHost(), options.adminPort(), "admin");
-            s.api.start();
-            requireListening(s.api, options.host(), options.port(), "API");
-            s.scraper.start();
-            s.kvEvents.wire(s.preciseProducers());
-            if (options.configFile() != null) {
-                s.reloads.scheduleWithFixedDelay(s::reload, options.configPollInterval().toNanos(),
-                        options.configPollInterval().toNanos(), TimeUnit.NANOSECONDS);
-            }
-            return s;
-        } catch (RuntimeException e) {
-            s.close();
-            throw e;
-        }
-    }
-
-    /** Helidon logs a failed bind and returns a stopped server rather than throwing; turn that into an error. */
-    private static void requireListening(WebServer server, String host, int port, String what) {
-        if (!server.isRunning() || server.port() < 0) {
-            throw new IllegalStateException("the router's " + what + " port could not listen on " + host + ":" + port
-                    + " (in use?)");
-        }
+        s.parts.start(); // a part that cannot start closes them all
+        return s;
     }
 
     private void reload() {
         try {
             PolicySource.Reload outcome = policy.reload(director);
-            metrics.configReloaded(outcome);
+            metrics.configReloads().reloaded(outcome);
             if (outcome == PolicySource.Reload.APPLIED) {
-                kvEvents.wire(preciseProducers());
+                precise.feed(preciseProducers());
             }
         } catch (RuntimeException e) {
             System.getLogger(RouterServer.class.getName()).log(System.Logger.Level.WARNING, "config reload failed", e);
@@ -251,23 +184,12 @@ public final class RouterServer implements AutoCloseable {
 
     /** The subscribers feeding the precise producers' indexes with the pods' KV events. */
     public KvEventSubscribers kvEvents() {
-        return kvEvents;
+        return precise.subscribers();
     }
 
+    /** Stops every part in the reverse of their start: the config watch and the API first, the shared state last. */
     @Override
     public void close() {
-        reloads.shutdownNow();
-        kvEvents.close();
-        api.stop();
-        admin.stop();
-        scraper.close();
-        upstream.close();
-        scrapeClient.close();
-        if (shared != null) {
-            shared.close();
-        }
-        if (tokens != null) {
-            tokens.close();
-        }
+        parts.close();
     }
 }

@@ -5,7 +5,7 @@ import dev.homing.core.endpoint.Endpoint;
 import dev.homing.core.endpoint.EndpointState;
 import dev.homing.router.RouterOptions;
 import dev.homing.router.RouterServer;
-import dev.homing.router.kvevents.PublisherAddress;
+import dev.homing.router.precise.events.PublisherAddress;
 import dev.homing.sim.engine.Preset;
 import dev.homing.sim.http.SimPod;
 import dev.homing.sim.http.SimPodConfig;

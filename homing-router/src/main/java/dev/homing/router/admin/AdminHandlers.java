@@ -7,6 +7,9 @@ import dev.homing.core.endpoint.EndpointMetrics;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.endpoint.EndpointState;
 import dev.homing.core.time.Ticker;
+import dev.homing.protocol.openai.OpenAiError;
+import dev.homing.router.explain.ScheduleHandler;
+import dev.homing.router.http.ErrorResponses;
 import dev.homing.router.metrics.RouterMetrics;
 import dev.homing.router.scrape.EndpointCatalog;
 import dev.homing.router.scrape.EndpointStatus;
@@ -17,8 +20,9 @@ import io.helidon.webserver.http.ServerResponse;
 import java.io.OutputStream;
 
 /**
- * The admin port: the router's metrics, liveness and readiness, what it knows of each endpoint, and Prometheus HTTP
- * service discovery of the pods, so one Prometheus can scrape both the router and the pods it routes to.
+ * The admin port: the router's metrics, liveness and readiness, what it knows of each endpoint, Prometheus HTTP
+ * service discovery of the pods (so one Prometheus can scrape both the router and the pods it routes to), and where a
+ * request would go and why ({@code POST /debug/schedule}).
  */
 public final class AdminHandlers {
 
@@ -28,12 +32,15 @@ public final class AdminHandlers {
     private final EndpointCatalog catalog;
     private final RouterMetrics metrics;
     private final Ticker ticker;
+    private final ScheduleHandler schedule;
 
-    public AdminHandlers(EndpointPool pool, EndpointCatalog catalog, RouterMetrics metrics, Ticker ticker) {
+    public AdminHandlers(EndpointPool pool, EndpointCatalog catalog, RouterMetrics metrics, Ticker ticker,
+                         ScheduleHandler schedule) {
         this.pool = pool;
         this.catalog = catalog;
         this.metrics = metrics;
         this.ticker = ticker;
+        this.schedule = schedule;
     }
 
     public void register(HttpRouting.Builder routing) {
@@ -41,7 +48,10 @@ public final class AdminHandlers {
                 .get("/healthz", (req, res) -> res.send("ok"))
                 .get("/readyz", this::ready)
                 .get("/debug/endpoints", this::endpoints)
-                .get("/prometheus/targets", this::targets);
+                .get("/prometheus/targets", this::targets)
+                .post("/debug/schedule", schedule::handle)
+                .any((req, res) -> ErrorResponses.send(res,
+                        OpenAiError.notFound("Unknown path " + req.path().path(), null)));
     }
 
     private void metrics(ServerRequest req, ServerResponse res) throws Exception {

@@ -6,8 +6,8 @@ import dev.homing.core.director.Director;
 import dev.homing.core.framework.scheduling.SchedulingException;
 import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.OpenAiError;
-import dev.homing.router.proxy.ErrorResponses;
-import dev.homing.router.proxy.RequestIntake;
+import dev.homing.router.http.ErrorResponses;
+import dev.homing.router.http.RequestIntake;
 import dev.homing.router.scrape.EndpointCatalog;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
@@ -16,7 +16,8 @@ import io.helidon.webserver.http.ServerResponse;
 /**
  * {@code POST /debug/schedule}: takes an OpenAI request body and answers where it would go and why, without
  * forwarding it and without changing any state (no load credited, nothing recorded in indexes). The API is the chat
- * API when the body has {@code messages}, else completions; {@code ?api=chat|completions} overrides.
+ * API when the body has {@code messages}, else completions; {@code ?api=chat|completions} overrides. The request is
+ * read as the proxy reads it ({@link RequestIntake}), so both judge a request the same way; nothing here forwards.
  */
 public final class ScheduleHandler {
 

@@ -12,7 +12,9 @@ import dev.homing.protocol.gateway.GatewayHeaders;
 import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.OpenAiError;
 import dev.homing.router.explain.DecisionJson;
-import dev.homing.router.metrics.RouterMetrics;
+import dev.homing.router.http.ErrorResponses;
+import dev.homing.router.http.RequestIntake;
+import dev.homing.router.metrics.RequestMetrics;
 import dev.homing.router.scrape.EndpointCatalog;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -34,19 +36,23 @@ import java.util.Set;
  */
 public final class InferenceHandler {
 
-    /** Ask for the decision to come back as a response header of the same name (compact JSON). */
+    /**
+     * Ask for the decision to come back as a response header of the same name (compact JSON), rendered by explain's
+     * {@link DecisionJson} as {@code /debug/schedule}'s answer is. Hence the proxy imports explain, and never the
+     * reverse: explaining a decision forwards nothing, and what the two share (reading a request) lies below both.
+     */
     public static final String EXPLAIN_HEADER = "x-homing-explain";
 
     private final Director director;
     private final EndpointCatalog catalog;
     private final Upstream upstream;
-    private final RouterMetrics metrics;
+    private final RequestMetrics metrics;
     private final Ticker ticker;
     private final RequestIntake intake;
     private final int maxAttempts;
 
     public InferenceHandler(Director director, EndpointCatalog catalog, RequestIntake intake, Upstream upstream,
-                            RouterMetrics metrics, Ticker ticker, int maxAttempts) {
+                            RequestMetrics metrics, Ticker ticker, int maxAttempts) {
         this.director = director;
         this.catalog = catalog;
         this.intake = intake;

@@ -13,9 +13,10 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
  * A Lua script run by its SHA-1, sent whole only when Redis does not have it (first use, or after Redis restarted).
- * Scripts make each change to shared state atomic and one round trip.
+ * Scripts make each change to shared state atomic and one round trip. Each script lies beside the class that runs it,
+ * so a feature's scripts move with it.
  */
-final class RedisScript {
+public final class RedisScript {
 
     private final String name;
     private final String source;
@@ -32,9 +33,9 @@ final class RedisScript {
         }
     }
 
-    /** The script {@code name.lua} next to this class. */
-    static RedisScript load(String name) {
-        try (InputStream in = RedisScript.class.getResourceAsStream(name + ".lua")) {
+    /** The script {@code name.lua} in the package of {@code beside}. */
+    public static RedisScript load(Class<?> beside, String name) {
+        try (InputStream in = beside.getResourceAsStream(name + ".lua")) {
             if (in == null) {
                 throw new IllegalStateException("script " + name + ".lua is missing from the classpath");
             }
@@ -44,7 +45,7 @@ final class RedisScript {
         }
     }
 
-    Object run(UnifiedJedis redis, List<String> args) {
+    public Object run(UnifiedJedis redis, List<String> args) {
         try {
             return redis.evalsha(sha, List.of(), args);
         } catch (JedisNoScriptException e) {

@@ -36,7 +36,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class SharedLoad implements LoadListener, AutoCloseable {
 
-    private static final RedisScript SYNC = RedisScript.load("load-sync");
+    private static final RedisScript SYNC = RedisScript.load(SharedLoad.class, "load-sync");
 
     private final SharedRedis redis;
     private final EndpointPool pool;

@@ -1,16 +1,15 @@
 package dev.homing.router.shared;
 
 import dev.homing.core.endpoint.EndpointPool;
-import dev.homing.core.precise.PreciseIndexFactory;
 import dev.homing.core.time.Ticker;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.UUID;
 
 /**
- * What a pool's router replicas share through one Redis: the precise index (its factory, a plugin service) and the
- * requests each has in flight. Created with the router, started with it, closed with it; nothing runs before
- * {@link #start()}, so a router that fails to start leaves no thread behind.
+ * What a pool's router replicas share through one Redis, whatever their config: the connection, and the requests each
+ * has in flight. (The precise indexes that live there belong to precise routing, which uses this connection.) Created
+ * with the router, started with it, closed with it; nothing runs before {@link #start()}, so a router that fails to
+ * start leaves no thread behind.
  */
 public final class SharedState implements AutoCloseable {
 
@@ -20,20 +19,14 @@ public final class SharedState implements AutoCloseable {
     static final Duration SYNC_INTERVAL = Duration.ofMillis(20);
     static final Duration MIN_GAP = Duration.ofMillis(2);
     static final Duration HEARTBEAT_TTL = Duration.ofSeconds(2);
-    static final Duration ENGINE_MAP_TTL = Duration.ofHours(24);
-    static final int BACKGROUND_WRITES = 4096;
 
     private final SharedRedis redis;
-    private final RedisWriter writer;
     private final SharedLoad load;
-    private final PreciseIndexFactory indexFactory;
 
     private SharedState(SharedRedis redis, EndpointPool pool, Ticker ticker) {
         this.redis = redis;
-        this.writer = new RedisWriter(redis, BACKGROUND_WRITES);
         this.load = new SharedLoad(redis, pool, ticker, UUID.randomUUID().toString(), SYNC_INTERVAL, MIN_GAP,
                 HEARTBEAT_TTL);
-        this.indexFactory = RedisPreciseIndex.factory(redis, writer::submit, ticker, Clock.systemUTC(), ENGINE_MAP_TTL);
         pool.setLoadListener(load);
     }
 
@@ -47,13 +40,7 @@ public final class SharedState implements AutoCloseable {
 
     public void start() {
         redis.start();
-        writer.start();
         load.start();
-    }
-
-    /** The {@link PreciseIndexFactory} service for the plugins. */
-    public PreciseIndexFactory indexFactory() {
-        return indexFactory;
     }
 
     public SharedRedis redis() {
@@ -67,7 +54,6 @@ public final class SharedState implements AutoCloseable {
     @Override
     public void close() {
         load.close();
-        writer.close();
         redis.close();
     }
 }

@@ -46,6 +46,10 @@ public final class PodTokenSource implements TokenSource, AutoCloseable {
     private static final byte[] MESSAGES_FIELD = "\",\"messages\":[".getBytes(StandardCharsets.UTF_8);
     private static final byte[] CHAT_END = "],\"add_generation_prompt\":false}".getBytes(StandardCharsets.UTF_8);
 
+    /** Tokens kept for prefix reuse (40 MB of ints), and the share of a prompt a cached prefix must cover (llm-d's). */
+    private static final long TOKEN_CACHE_TOKENS = 10_000_000;
+    private static final double TOKEN_CACHE_MIN_OVERLAP = 0.8;
+
     private final EndpointPool pool;
     private final EndpointCatalog catalog;
     private final HttpClient client;
@@ -55,6 +59,13 @@ public final class PodTokenSource implements TokenSource, AutoCloseable {
     private final AtomicLong hits = new AtomicLong();
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
+
+    /** The router's token source: its own HTTP/1.1 client to the pods, and the router's token prefix cache. */
+    public static PodTokenSource create(EndpointPool pool, EndpointCatalog catalog, Duration connectTimeout) {
+        return new PodTokenSource(pool, catalog,
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(connectTimeout).build(),
+                new TokenPrefixCache(TOKEN_CACHE_TOKENS, TOKEN_CACHE_MIN_OVERLAP));
+    }
 
     /** @param client owned from here on: {@link #close} closes it */
     public PodTokenSource(EndpointPool pool, EndpointCatalog catalog, HttpClient client, TokenPrefixCache cache) {

@@ -1,0 +1,68 @@
+package dev.homing.router.precise.redis;
+
+import dev.homing.router.shared.SharedRedis;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+
+/**
+ * Redis writes made where nothing may wait (under the decision lock): queued, bounded, and run one at a time by one
+ * background thread, in order. When the queue is full (Redis slower than the picks), a write is dropped and counted
+ * as a fallback: what it carried stays in this replica's local state only.
+ */
+public final class RedisWriter implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(RedisWriter.class.getName());
+
+    private final SharedRedis redis;
+    private final BlockingQueue<Runnable> queue;
+    private final Thread thread;
+
+    public RedisWriter(SharedRedis redis, int capacity) {
+        this.redis = redis;
+        this.queue = new ArrayBlockingQueue<>(capacity);
+        this.thread = new Thread(this::run, "homing-redis-writer");
+        this.thread.setDaemon(true);
+    }
+
+    public void start() {
+        thread.start();
+    }
+
+    /** Queues a write; never waits. */
+    public void submit(Runnable write) {
+        if (!queue.offer(write)) {
+            redis.fellBack();
+        }
+    }
+
+    /** Writes queued and not yet run. */
+    public int pending() {
+        return queue.size();
+    }
+
+    private void run() {
+        while (!Thread.currentThread().isInterrupted()) {
+            Runnable write;
+            try {
+                write = queue.take();
+            } catch (InterruptedException e) {
+                return;
+            }
+            try {
+                write.run();
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "a background Redis write failed", e);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        thread.interrupt();
+        try {
+            thread.join(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
