@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -86,10 +85,7 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
     private int[] resultMatched = new int[64];
     private double[] resultScore = new double[64];
 
-    private final AtomicLong storedBlocks = new AtomicLong();
-    private final AtomicLong removedBlocks = new AtomicLong();
-    private final AtomicLong unresolved = new AtomicLong();
-    private final AtomicLong clears = new AtomicLong();
+    private final IndexCounters counters = new IndexCounters();
 
     /**
      * @param blockSize   tokens per block; events of another block size are counted and skipped
@@ -171,7 +167,7 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
                     case BlockRemoved r -> removed(pod, r, changes);
                     case AllBlocksCleared c -> {
                         clearLocked(pod);
-                        clears.incrementAndGet();
+                        counters.cleared();
                         if (changes != null) {
                             changes.cleared();
                         }
@@ -193,7 +189,7 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
                 long engine = h.asUint64();
                 long key = pod.engineToKey.get(engine, UNMAPPED);
                 if (key == UNMAPPED && !pod.engineToKey.containsKey(engine)) {
-                    unresolved.incrementAndGet();
+                    counters.unresolved();
                     continue;
                 }
                 hold(pod, key, tier, 0);
@@ -204,7 +200,7 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
             return true;
         }
         if (!StoredBlocks.keyable(s, blockSize)) {
-            unresolved.incrementAndGet();
+            counters.unresolved();
             return false;
         }
         long prev;
@@ -212,7 +208,7 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
             long parent = s.parentBlockHash().asUint64();
             prev = pod.engineToKey.get(parent, UNMAPPED);
             if (prev == UNMAPPED && !pod.engineToKey.containsKey(parent)) {
-                unresolved.incrementAndGet(); // we missed the parent's event: this chain cannot be keyed
+                counters.unresolved(); // we missed the parent's event: this chain cannot be keyed
                 return false;
             }
         } else {
@@ -237,7 +233,7 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
                 changes.held(s.medium(), keys[i]);
             }
         }
-        storedBlocks.addAndGet(hashes.size());
+        counters.stored(hashes.size());
         return true;
     }
 
@@ -290,7 +286,7 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
             }
             if (holding != NONE) {
                 unlink(holding, slot);
-                removedBlocks.incrementAndGet();
+                counters.removed();
             }
             if (!otherTier) {
                 pod.engineToKey.remove(engine); // no tier left: forget the mapping too
@@ -858,22 +854,7 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
     }
 
     @Override
-    public long storedBlocks() {
-        return storedBlocks.get();
-    }
-
-    @Override
-    public long removedBlocks() {
-        return removedBlocks.get();
-    }
-
-    @Override
-    public long unresolvedEvents() {
-        return unresolved.get();
-    }
-
-    @Override
-    public long clears() {
-        return clears.get();
+    public IndexStats stats() {
+        return counters.stats();
     }
 }
