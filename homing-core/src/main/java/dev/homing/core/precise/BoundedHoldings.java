@@ -5,6 +5,7 @@ import static dev.homing.core.precise.Holdings.NONE;
 import static dev.homing.core.precise.Holdings.POD_SHIFT;
 import static dev.homing.core.precise.Holdings.SPECULATIVE;
 import static dev.homing.core.precise.Holdings.SUMMARY;
+import static dev.homing.core.precise.Holdings.TIER_MASK;
 
 /**
  * Adds and removes the holdings of an {@link InMemoryPreciseIndex}, keeping in step with them what describes them: the
@@ -122,12 +123,44 @@ final class BoundedHoldings {
         }
     }
 
+    /** What {@link #remove(Pod, long, int)} found: it removed the holding; the pod holds the key on another tier. */
+    static final int REMOVED = 1;
+    static final int OTHER_TIER = 2;
+
+    /**
+     * Removes the pod's holding of {@code key} on {@code tier}, if it has one: a {@code BlockRemoved} names a tier,
+     * and the pod's engine-hash mapping goes only with its last tier, hence {@link #OTHER_TIER}. One walk of the key's
+     * chain finds both.
+     *
+     * @return {@link #REMOVED} and {@link #OTHER_TIER}, as they apply
+     */
+    int remove(Pod pod, long key, int tier) {
+        int slot = holdings.slotOf(key);
+        int holding = NONE;
+        int found = 0;
+        for (int h = slot < 0 ? NONE : holdings.slotValue(slot) & ID_MASK; h != NONE; h = holdings.nextOfKey(h)) {
+            int pt = holdings.podTier(h);
+            if (pt >>> POD_SHIFT == pod.id) {
+                if ((pt & TIER_MASK) == tier) {
+                    holding = h;
+                } else {
+                    found = OTHER_TIER;
+                }
+            }
+        }
+        if (holding != NONE) {
+            remove(holding, slot);
+            found |= REMOVED;
+        }
+        return found;
+    }
+
     void remove(int h) {
         remove(h, holdings.slotOf(holdings.key(h)));
     }
 
     /** Removes holding {@code h}, whose key is at table slot {@code slot}. */
-    void remove(int h, int slot) {
+    private void remove(int h, int slot) {
         int pt = holdings.podTier(h);
         long key = holdings.key(h);
         int first = holdings.slotValue(slot);

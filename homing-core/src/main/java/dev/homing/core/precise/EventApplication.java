@@ -1,10 +1,5 @@
 package dev.homing.core.precise;
 
-import static dev.homing.core.precise.Holdings.ID_MASK;
-import static dev.homing.core.precise.Holdings.NONE;
-import static dev.homing.core.precise.Holdings.POD_SHIFT;
-import static dev.homing.core.precise.Holdings.TIER_MASK;
-
 import dev.homing.protocol.kvevents.AllBlocksCleared;
 import dev.homing.protocol.kvevents.BlockRemoved;
 import dev.homing.protocol.kvevents.BlockStored;
@@ -26,19 +21,17 @@ final class EventApplication {
     private final int blockSize;
     private final long seed;
     private final Tiers tiers;
-    private final Holdings holdings;
     private final BoundedHoldings bounded;
     private final Set<String> adapters;
     private final IndexCounters counters;
 
     /** @param adapters the index's adapters, which a chain starting from one adds to */
-    EventApplication(long maxEntries, int blockSize, long seed, Tiers tiers, Holdings holdings,
-            BoundedHoldings bounded, Set<String> adapters, IndexCounters counters) {
+    EventApplication(long maxEntries, int blockSize, long seed, Tiers tiers, BoundedHoldings bounded,
+            Set<String> adapters, IndexCounters counters) {
         this.maxEntries = maxEntries;
         this.blockSize = blockSize;
         this.seed = seed;
         this.tiers = tiers;
-        this.holdings = holdings;
         this.bounded = bounded;
         this.adapters = adapters;
         this.counters = counters;
@@ -147,24 +140,11 @@ final class EventApplication {
             if (key == UNMAPPED && !pod.engineToKey.containsKey(engine)) {
                 continue;
             }
-            int slot = holdings.slotOf(key);
-            int holding = NONE;
-            boolean otherTier = false;
-            for (int h = slot < 0 ? NONE : holdings.slotValue(slot) & ID_MASK; h != NONE; h = holdings.nextOfKey(h)) {
-                int pt = holdings.podTier(h);
-                if (pt >>> POD_SHIFT == pod.id) {
-                    if ((pt & TIER_MASK) == tier) {
-                        holding = h;
-                    } else {
-                        otherTier = true;
-                    }
-                }
-            }
-            if (holding != NONE) {
-                bounded.remove(holding, slot);
+            int found = bounded.remove(pod, key, tier);
+            if ((found & BoundedHoldings.REMOVED) != 0) {
                 counters.removed();
             }
-            if (!otherTier) {
+            if ((found & BoundedHoldings.OTHER_TIER) == 0) {
                 pod.engineToKey.remove(engine); // no tier left: forget the mapping too
             }
         }

@@ -57,7 +57,7 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
         KeySummaries summaries = new KeySummaries(tiers.count, rows, pods);
         SpeculativeHolds speculative = new SpeculativeHolds(rows);
         this.holdings = new BoundedHoldings(maxEntries, rows, summaries, speculative, pods);
-        this.events = new EventApplication(maxEntries, blockSize, seed, tiers, rows, holdings, adapters, counters);
+        this.events = new EventApplication(maxEntries, blockSize, seed, tiers, holdings, adapters, counters);
         this.runs = new LeadingRuns(rows, summaries, speculative, pods, tiers);
     }
 
