@@ -60,9 +60,9 @@ final class LeadingRuns {
 
     /** Fills, by candidate's snapshot index, the blocks of its run and their weighted sum (0 for pods not known). */
     void match(long[] keys, List<EndpointState> candidates, long nowNanos, int[] matched, double[] weighted) {
-        fit();
+        int words = fit();
         long e = ++epoch;
-        runs(keys, nowNanos, e);
+        runs(keys, nowNanos, e, words);
         for (EndpointState c : candidates) {
             Pod p = pods.get(c.name());
             if (p != null && resultEpoch[p.id] == e) {
@@ -72,7 +72,8 @@ final class LeadingRuns {
         }
     }
 
-    private void fit() {
+    /** Grows the scratch to the pods there are; returns the words of a bitset over their ids. */
+    private int fit() {
         while (pods.ids() > seenAt.length) {
             int n = seenAt.length * 2;
             seenAt = Arrays.copyOf(seenAt, n);
@@ -82,11 +83,13 @@ final class LeadingRuns {
             resultMatched = Arrays.copyOf(resultMatched, n);
             resultScore = Arrays.copyOf(resultScore, n);
         }
-        while (pods.words() > running.length) {
+        int words = pods.words();
+        while (words > running.length) {
             running = new long[running.length * 2]; // scratch: nothing in it outlives a lookup
             individual = new long[running.length];
             seen = new long[running.length];
         }
+        return words;
     }
 
     /**
@@ -95,8 +98,7 @@ final class LeadingRuns {
      * heaviest tier, that sum is the same for every such run ({@code common}), so only runs with a lighter block keep
      * their own ({@link #individual}).
      */
-    private void runs(long[] keys, long nowNanos, long e) {
-        int words = pods.words();
+    private void runs(long[] keys, long nowNanos, long e, int words) {
         Arrays.fill(running, 0, words, 0);
         Arrays.fill(individual, 0, words, 0);
         double common = 0;
