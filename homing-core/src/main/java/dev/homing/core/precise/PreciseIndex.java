@@ -65,17 +65,8 @@ public interface PreciseIndex {
     /** A pod's (block, tier) holdings. */
     long size(String podName);
 
-    /** Blocks stored by events this index applied. */
-    long storedBlocks();
-
-    /** Holdings removed by events this index applied. */
-    long removedBlocks();
-
-    /** Events that could not be applied: a parent never seen, a block size not ours. */
-    long unresolvedEvents();
-
-    /** {@code AllBlocksCleared} events applied. */
-    long clears();
+    /** What the events this index applied amounted to; read without waiting on event application. */
+    IndexStats stats();
 
     /** A lookup's result, by snapshot index. */
     record Match(int[] matchedBlocks, double[] weightedBlocks, int totalBlocks) {

@@ -124,10 +124,7 @@ class InMemoryPreciseIndexModelTest {
         }
         assertThat(index.size()).isEqualTo(reference.size());
         assertThat(index.size()).isPositive();
-        assertThat(index.storedBlocks()).isEqualTo(reference.storedBlocks());
-        assertThat(index.removedBlocks()).isEqualTo(reference.removedBlocks());
-        assertThat(index.unresolvedEvents()).isEqualTo(reference.unresolvedEvents());
-        assertThat(index.clears()).isEqualTo(reference.clears());
+        assertThat(index.stats()).isEqualTo(reference.stats());
         for (int p = 0; p < podCount; p++) {
             assertThat(index.size("pod-" + p)).isEqualTo(reference.size("pod-" + p));
         }

@@ -80,7 +80,7 @@ public abstract class PreciseIndexContract {
         assertThat(index.apply("pod-1", List.of(stored(prompt, 2, 5, 1000)))).isZero();
         index.apply("pod-2", List.<KvCacheEvent>of(stored(prompt, 0, 1, 5000)));
         assertThat(matched(prompt, "m", null, 0)).containsExactly(0, 5, 1);
-        assertThat(index.storedBlocks()).isEqualTo(6);
+        assertThat(index.stats().storedBlocks()).isEqualTo(6);
         // another prompt sharing the first two blocks
         int[] other = prompt.clone();
         other[9] = -1;
@@ -96,14 +96,14 @@ public abstract class PreciseIndexContract {
         index.apply("pod-0", List.of(AllBlocksCleared.INSTANCE));
         assertThat(matched(prompt, "m", null, 0)).containsExactly(0, 0, 0);
         assertThat(index.size()).isZero();
-        assertThat(index.clears()).isEqualTo(1);
+        assertThat(index.stats().clears()).isEqualTo(1);
     }
 
     @Test
     public void anUnknownParentCannotBeKeyedAndIsCounted() {
         int[] prompt = tokens(12, 0);
         assertThat(index.apply("pod-0", List.of(stored(prompt, 1, 3, 10)))).isEqualTo(1);
-        assertThat(index.unresolvedEvents()).isEqualTo(1);
+        assertThat(index.stats().unresolvedEvents()).isEqualTo(1);
         assertThat(matched(prompt, "m", null, 0)).containsExactly(0, 0, 0);
     }
 
@@ -197,7 +197,7 @@ public abstract class PreciseIndexContract {
         assertThat(m.totalBlocks()).isEqualTo(3);
         assertThat(index.match(keys, all, 3, 0).matchedBlocks()).containsExactly(3, 0, 0);
         assertThat(index.size("pod-1")).isEqualTo(2);
-        assertThat(index.removedBlocks()).isEqualTo(1);
+        assertThat(index.stats().removedBlocks()).isEqualTo(1);
     }
 
     @Test
@@ -221,6 +221,6 @@ public abstract class PreciseIndexContract {
         assertThat(matched(prompt, "m", null, 0)).containsExactly(0, 0, 2);
         assertThat(index.size("pod-0")).isZero();
         assertThat(index.size()).isEqualTo(2);
-        assertThat(index.clears()).isZero(); // counts AllBlocksCleared events, not calls
+        assertThat(index.stats().clears()).isZero(); // counts AllBlocksCleared events, not calls
     }
 }

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -48,10 +47,7 @@ final class ReferencePreciseIndex implements PreciseIndex {
     private long size;
     private long epoch;
 
-    private final AtomicLong storedBlocks = new AtomicLong();
-    private final AtomicLong removedBlocks = new AtomicLong();
-    private final AtomicLong unresolved = new AtomicLong();
-    private final AtomicLong clears = new AtomicLong();
+    private final IndexCounters counters = new IndexCounters();
 
     /**
      * @param blockSize   tokens per block; events of another block size are counted and skipped
@@ -139,7 +135,7 @@ final class ReferencePreciseIndex implements PreciseIndex {
                     case BlockRemoved r -> removed(pod, r);
                     case AllBlocksCleared c -> {
                         clearLocked(pod);
-                        clears.incrementAndGet();
+                        counters.cleared();
                     }
                 }
             }
@@ -157,7 +153,7 @@ final class ReferencePreciseIndex implements PreciseIndex {
             for (EventBlockHash h : hashes) {
                 Long key = pod.engineToKey.get(h.asUint64());
                 if (key == null) {
-                    unresolved.incrementAndGet();
+                    counters.unresolved();
                     continue;
                 }
                 hold(pod, key, tier, 0);
@@ -165,7 +161,7 @@ final class ReferencePreciseIndex implements PreciseIndex {
             return true;
         }
         if (!StoredBlocks.keyable(s, blockSize)) {
-            unresolved.incrementAndGet();
+            counters.unresolved();
             return false;
         }
         long prev;
@@ -173,7 +169,7 @@ final class ReferencePreciseIndex implements PreciseIndex {
             long parent = s.parentBlockHash().asUint64();
             Long parentKey = pod.engineToKey.get(parent);
             if (parentKey == null) {
-                unresolved.incrementAndGet(); // we missed the parent's event: this chain cannot be keyed
+                counters.unresolved(); // we missed the parent's event: this chain cannot be keyed
                 return false;
             }
             prev = parentKey;
@@ -190,7 +186,7 @@ final class ReferencePreciseIndex implements PreciseIndex {
         for (int i = keys.length - 1; i >= 0; i--) {
             hold(pod, keys[i], tier, 0); // tail first, so that the bound evicts prefixes from their tails
         }
-        storedBlocks.addAndGet(hashes.size());
+        counters.stored(hashes.size());
         return true;
     }
 
@@ -205,7 +201,7 @@ final class ReferencePreciseIndex implements PreciseIndex {
             Holding holding = find(pod, key, tier);
             if (holding != null) {
                 unlink(holding);
-                removedBlocks.incrementAndGet();
+                counters.removed();
             }
             if (find(pod, key, (byte) -1) == null) {
                 pod.engineToKey.remove(engine); // no tier left: forget the mapping too
@@ -467,22 +463,7 @@ final class ReferencePreciseIndex implements PreciseIndex {
     }
 
     @Override
-    public long storedBlocks() {
-        return storedBlocks.get();
-    }
-
-    @Override
-    public long removedBlocks() {
-        return removedBlocks.get();
-    }
-
-    @Override
-    public long unresolvedEvents() {
-        return unresolved.get();
-    }
-
-    @Override
-    public long clears() {
-        return clears.get();
+    public IndexStats stats() {
+        return counters.stats();
     }
 }

@@ -4,6 +4,7 @@ import dev.homing.core.endpoint.EndpointState;
 import dev.homing.core.precise.BlockKeys;
 import dev.homing.core.precise.InMemoryPreciseIndex;
 import dev.homing.core.precise.IndexChanges;
+import dev.homing.core.precise.IndexStats;
 import dev.homing.core.precise.PreciseIndex;
 import dev.homing.core.precise.PreciseIndexFactory;
 import dev.homing.core.precise.StoredBlocks;
@@ -431,22 +432,7 @@ public final class RedisPreciseIndex implements PreciseIndex {
 
     /** Counted as this replica applied the events (to its local index, which gets every one). */
     @Override
-    public long storedBlocks() {
-        return local.storedBlocks();
-    }
-
-    @Override
-    public long removedBlocks() {
-        return local.removedBlocks();
-    }
-
-    @Override
-    public long unresolvedEvents() {
-        return local.unresolvedEvents();
-    }
-
-    @Override
-    public long clears() {
-        return local.clears();
+    public IndexStats stats() {
+        return local.stats();
     }
 }

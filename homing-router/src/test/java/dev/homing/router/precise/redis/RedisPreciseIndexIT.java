@@ -109,7 +109,7 @@ class RedisPreciseIndexIT extends PreciseIndexContract {
 
         // b takes over pod-1's events mid-stream: the parent it never saw resolves through Redis
         assertThat(b.apply("pod-1", List.of(stored(prompt, 3, 5, 100)))).isZero();
-        assertThat(b.unresolvedEvents()).isZero();
+        assertThat(b.stats().unresolvedEvents()).isZero();
         assertThat(matchedBy(a, prompt)).containsExactly(0, 5, 0);
         assertThat(matchedBy(b, prompt)).containsExactly(0, 5, 0);
 

@@ -1,6 +1,7 @@
 package dev.homing.core.plugins.prefix.precise;
 
 import dev.homing.core.endpoint.EndpointState;
+import dev.homing.core.precise.IndexStats;
 import dev.homing.core.precise.PreciseIndex;
 import dev.homing.protocol.kvevents.KvCacheEvent;
 import java.util.List;
@@ -72,22 +73,7 @@ final class PreciseIndexRecorder implements PreciseIndex {
     }
 
     @Override
-    public long storedBlocks() {
-        return inner.storedBlocks();
-    }
-
-    @Override
-    public long removedBlocks() {
-        return inner.removedBlocks();
-    }
-
-    @Override
-    public long unresolvedEvents() {
-        return inner.unresolvedEvents();
-    }
-
-    @Override
-    public long clears() {
-        return inner.clears();
+    public IndexStats stats() {
+        return inner.stats();
     }
 }

@@ -1,0 +1,35 @@
+package dev.homing.core.precise;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The counts behind an index's {@link IndexStats}. Counted under the index's lock, but read without it (a metric
+ * scrape must not wait on event application), hence atomics.
+ */
+final class IndexCounters {
+
+    private final AtomicLong storedBlocks = new AtomicLong();
+    private final AtomicLong removedBlocks = new AtomicLong();
+    private final AtomicLong unresolved = new AtomicLong();
+    private final AtomicLong clears = new AtomicLong();
+
+    void stored(int blocks) {
+        storedBlocks.addAndGet(blocks);
+    }
+
+    void removed() {
+        removedBlocks.incrementAndGet();
+    }
+
+    void unresolved() {
+        unresolved.incrementAndGet();
+    }
+
+    void cleared() {
+        clears.incrementAndGet();
+    }
+
+    IndexStats stats() {
+        return new IndexStats(storedBlocks.get(), removedBlocks.get(), unresolved.get(), clears.get());
+    }
+}
