@@ -2,36 +2,29 @@ package dev.homing.core.arch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import dev.homing.core.archfixture.ImportsHigherModules;
+import dev.homing.core.archfixture.cycle.Ping;
+import dev.homing.core.archfixture.cycle.pong.Pong;
 import dev.homing.core.config.DefaultConfig;
-import dev.homing.core.plugins.BuiltIns;
 import dev.homing.core.plugins.filter.RoleFilters;
 import dev.homing.core.plugins.picker.MaxScorePicker;
-import dev.homing.protocol.arch.MainClasses;
+import dev.homing.protocol.arch.ModuleFloors;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 
 /** homing-core's main classes keep every rule of {@link CoreRules}. */
 class CoreArchitectureTest {
 
-    private static final JavaClasses MAIN = MainClasses.of(DefaultConfig.class);
+    private static final ModuleFloors FLOORS = ModuleFloors.of(DefaultConfig.class);
+    private static final JavaClasses MAIN = FLOORS.main();
 
-    @Test
-    void importsTheMainClassesOnly() {
-        assertThat(MAIN.contain(BuiltIns.class)).isTrue();
-        assertThat(MAIN.stream().map(JavaClass::getPackageName))
-                .allMatch(p -> p.startsWith("dev.homing.core"))
-                .noneMatch(p -> p.contains("archfixture"));
-    }
-
-    @Test
-    void usesOnlyProtocol() {
-        CoreRules.MODULES.check(MAIN);
-    }
-
-    @Test
-    void hasNoPackageCycle() {
-        CoreRules.PACKAGE_CYCLES.check(MAIN);
+    @TestFactory
+    Stream<DynamicTest> floors() {
+        return FLOORS.tests(List.of("protocol"), ImportsHigherModules.class, Ping.class, Pong.class);
     }
 
     @Test

@@ -15,20 +15,19 @@ import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.lang.ArchRule;
 import dev.homing.core.framework.plugin.Plugin;
 import dev.homing.core.plugins.BuiltIns;
-import dev.homing.protocol.arch.ModuleRules;
 import dev.homing.protocol.arch.TimeAndRandomRules;
 import java.util.List;
 import java.util.Set;
 
-/** homing-core's floors: checked on the main classes by CoreArchitectureTest, on fixtures by CoreRulesFailTest. */
+/**
+ * homing-core's own floors, beyond those of every module ({@code ModuleFloors}): checked on the main classes by
+ * CoreArchitectureTest, on fixtures by CoreRulesFailTest.
+ */
 final class CoreRules {
 
     static final String CORE = "dev.homing.core..";
     static final String PLUGINS = "dev.homing.core.plugins..";
     private static final DescribedPredicate<JavaClass> IN_CORE = resideInAPackage(CORE);
-
-    static final ArchRule MODULES = ModuleRules.mayUseOnly("core", "protocol");
-    static final ArchRule PACKAGE_CYCLES = ModuleRules.noPackageCycles("core");
 
     static final ArchRule NO_CLOCK = TimeAndRandomRules.noClockReads(IN_CORE);
     static final ArchRule NO_WAITS = TimeAndRandomRules.noWaitsOnTheClock(IN_CORE);

@@ -9,8 +9,7 @@ import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.lang.ArchRule;
-import dev.homing.protocol.arch.MainClasses;
-import dev.homing.protocol.arch.ModuleRules;
+import dev.homing.protocol.arch.ModuleFloors;
 import dev.homing.protocol.arch.TimeAndRandomRules;
 import dev.homing.sim.archfixture.ImportsHigherModules;
 import dev.homing.sim.archfixture.cycle.Ping;
@@ -18,7 +17,11 @@ import dev.homing.sim.archfixture.cycle.pong.Pong;
 import dev.homing.sim.engine.Engine;
 import dev.homing.sim.engine.RealTimeEngineDriver;
 import dev.homing.sim.engine.archfixture.UsesTheWallClock;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 
 /**
  * homing-sim's floors: it uses only protocol (never core), has no package cycle, and its engine takes time and
@@ -33,30 +36,21 @@ class SimArchitectureTest {
             .and(DescribedPredicate.not(belongToAnyOf(RealTimeEngineDriver.class)))
             .as("reside in dev.homing.sim.engine.. but RealTimeEngineDriver");
 
-    static final ArchRule MODULES = ModuleRules.mayUseOnly("sim", "protocol");
-    static final ArchRule PACKAGE_CYCLES = ModuleRules.noPackageCycles("sim");
     static final ArchRule NO_CLOCK = TimeAndRandomRules.noClockReads(MODEL);
     static final ArchRule NO_WAITS = TimeAndRandomRules.noWaitsOnTheClock(MODEL);
     static final ArchRule NO_GLOBAL_RANDOM = TimeAndRandomRules.noGlobalRandom(MODEL);
 
-    private static final JavaClasses MAIN = MainClasses.of(Engine.class);
+    private static final ModuleFloors FLOORS = ModuleFloors.of(Engine.class);
+    private static final JavaClasses MAIN = FLOORS.main();
+
+    @TestFactory
+    Stream<DynamicTest> floors() {
+        return FLOORS.tests(List.of("protocol"), ImportsHigherModules.class, Ping.class, Pong.class);
+    }
 
     @Test
-    void importsTheMainClassesOnly() {
+    void importsTheEngineDriverItExempts() {
         assertThat(MAIN.contain(RealTimeEngineDriver.class)).isTrue();
-        assertThat(MAIN.stream().map(JavaClass::getPackageName))
-                .allMatch(p -> p.startsWith("dev.homing.sim"))
-                .noneMatch(p -> p.contains("archfixture"));
-    }
-
-    @Test
-    void usesOnlyProtocol() {
-        MODULES.check(MAIN);
-    }
-
-    @Test
-    void hasNoPackageCycle() {
-        PACKAGE_CYCLES.check(MAIN);
     }
 
     @Test
@@ -82,19 +76,6 @@ class SimArchitectureTest {
                 .allMatch(line -> line.startsWith("Method <" + RealTimeEngineDriver.class.getName() + "."));
         TimeAndRandomRules.noClockReads(ENGINE).check(MAIN);
         TimeAndRandomRules.noGlobalRandom(ENGINE).check(MAIN);
-    }
-
-    @Test
-    void moduleRuleCatchesAnImportOfCoreOrAHigherModule() {
-        assertThat(violationsOf(MODULES, ImportsHigherModules.class))
-                .contains("dev.homing.core.archstandin.CoreStandIn", "dev.homing.router.archstandin.RouterStandIn",
-                        "dev.homing.bench.archstandin.BenchStandIn", "dev.homing.cli.archstandin.CliStandIn");
-    }
-
-    @Test
-    void cycleRuleCatchesAPackageCycle() {
-        assertThat(violationsOf(PACKAGE_CYCLES, Ping.class, Pong.class))
-                .contains("dev.homing.sim.archfixture.cycle -> ", "dev.homing.sim.archfixture.cycle.pong");
     }
 
     @Test
