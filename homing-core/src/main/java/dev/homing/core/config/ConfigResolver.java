@@ -128,12 +128,12 @@ public final class ConfigResolver {
          */
         private JsonNode pair(PluginSpec spec, Pairing pairing, ObjectNode params,
                               Map<String, Pairing.Companion> companions) throws ConfigException {
-            Pairing.Companion c = pairing.pair(spec.name(), params);
+            Pairing.Companion c = pairing.pair(params);
             companions.put(spec.name(), c);
             boolean declared = config.plugins().stream().anyMatch(p -> p.name().equals(c.name()));
             if (!c.parameters().isEmpty() && (c.named() || declared)) {
-                throw new ConfigException(src, spec.line(), "plugin '" + spec.name() + "': parameters "
-                        + fieldNames(c.parameters()) + " belong on its " + c.role() + " '" + c.name() + "'");
+                throw new ConfigException(src, spec.line(), "plugin '" + spec.name() + "': " + c.words().parameters()
+                        + " " + fieldNames(c.parameters()) + " belong on its " + c.words().role() + " '" + c.name() + "'");
             }
             if (!declared && !plugins.containsKey(c.name())) {
                 add(new PluginSpec(c.name(), c.type(), null, spec.line()), c.parameters());
@@ -150,8 +150,8 @@ public final class ConfigResolver {
                     PluginSpec paired = config.plugins().stream().filter(s -> s.name().equals(e.getKey())).findFirst()
                             .orElseThrow();
                     throw new ConfigException(src, paired.line(), "plugin '" + e.getKey() + "': its " + c.link() + " '"
-                            + c.name() + "' " + (p == null ? "is not a plugin" : "is not a " + c.role())
-                            + "; plugins that can be: " + names(c.kind()));
+                            + c.name() + "' " + (p == null ? "is not a plugin" : c.words().notOfKind()) + "; "
+                            + c.words().ofKind() + ": " + names(c.kind()));
                 }
             }
         }
@@ -291,14 +291,15 @@ public final class ConfigResolver {
             if (handlers.size() == 1) {
                 return handlers.get(0);
             }
+            Optional<String> single = registry.defaultFor(ProfileHandler.class);
             if (profiles > 1) {
                 throw new ConfigException(src, config.schedulingProfiles().get(0).line(), profiles
                         + " scheduling profiles need a profile handler that says which to run "
-                        + "(disagg-profile-handler, for instance); single-profile-handler takes one profile");
+                        + "(disagg-profile-handler, for instance)" + single.map(t -> "; " + t + " takes one profile")
+                        .orElse(""));
             }
-            String type = registry.defaultFor(ProfileHandler.class).orElseThrow(() -> new ConfigException(src, 0,
-                    "the configuration names no profile handler, and there is no default one"));
-            return (ProfileHandler) addDefault(type);
+            return (ProfileHandler) addDefault(single.orElseThrow(() -> new ConfigException(src, 0,
+                    "the configuration names no profile handler, and there is no default one")));
         }
 
         /** Every other pluginRef must name a plugin; returns the saturation detector's name, if any. */
@@ -314,13 +315,13 @@ public final class ConfigResolver {
                             + detector.pluginRef() + "', which is not a saturation detector; detectors: "
                             + names(SaturationDetector.class));
                 }
-            } else if (registry.defaultFor(SaturationDetector.class).isPresent()) {
-                Plugin declared = plugins.values().stream().filter(SaturationDetector.class::isInstance).findFirst()
-                        .orElse(null);
-                if (declared == null) {
-                    return addDefault(registry.defaultFor(SaturationDetector.class).get()).name();
+            } else {
+                Optional<String> byDefault = registry.defaultFor(SaturationDetector.class);
+                if (byDefault.isPresent()) {
+                    Plugin declared = plugins.values().stream().filter(SaturationDetector.class::isInstance)
+                            .findFirst().orElse(null);
+                    return declared != null ? declared.name() : addDefault(byDefault.get()).name();
                 }
-                return declared.name();
             }
             if (config.dataLayer() != null) {
                 for (DataLayerSpec.Source s : config.dataLayer().sources()) {

@@ -41,7 +41,7 @@ class ConfigResolverTest {
                 new ResolvedConfig.Weighted("prefix-cache-scorer", "prefix-cache-scorer", 3));
         assertThat(p.picker()).isEqualTo("max-score-picker");
         assertThat(r.profileHandler()).isEqualTo("single-profile-handler");
-        assertThat(r.autoAdded()).containsExactlyInAnyOrder("approx-prefix-cache-producer", "max-score-picker",
+        assertThat(r.autoAdded()).containsExactly("approx-prefix-cache-producer", "max-score-picker",
                 "single-profile-handler", "utilization-detector");
         assertThat(r.saturationDetector()).isEqualTo("utilization-detector");
         assertThat(r.policy().producers()).singleElement().isInstanceOf(ApproxPrefixCacheProducer.class);

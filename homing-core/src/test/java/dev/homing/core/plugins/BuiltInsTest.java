@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.homing.core.framework.plugin.Plugin;
 import dev.homing.core.framework.plugin.PluginConfigException;
 import dev.homing.core.framework.plugin.PluginRegistry;
+import dev.homing.core.framework.plugin.PluginType;
 import dev.homing.core.framework.plugin.ReferencesPlugins;
 import dev.homing.core.framework.requestcontrol.PreRequest;
 import dev.homing.core.framework.requestcontrol.ResponseHooks;
@@ -122,6 +123,17 @@ class BuiltInsTest {
                 "always-disagg-multimodal-decider"}) {
             assertThat(create(decider)).isInstanceOf(PdDecider.class);
         }
+    }
+
+    /** The resolver casts a default to its role: a type that claimed a role it does not fill would fail there. */
+    @Test
+    void eachDefaultFillsTheRoleItClaims() {
+        for (PluginType t : BuiltIns.TYPES) {
+            t.defaultRole().ifPresent(role -> assertThat(create(t.name())).as(t.name()).isInstanceOf(role));
+        }
+        assertThat(REGISTRY.defaultFor(Picker.class)).hasValue("max-score-picker");
+        assertThat(REGISTRY.defaultFor(ProfileHandler.class)).hasValue("single-profile-handler");
+        assertThat(REGISTRY.defaultFor(SaturationDetector.class)).hasValue("utilization-detector");
     }
 
     @Test

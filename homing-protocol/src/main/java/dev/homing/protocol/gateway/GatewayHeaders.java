@@ -4,8 +4,9 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Request headers the endpoint picker and what stands around it agree on, under llm-d's names: the gateway reads where
- * to send a request; the P/D sidecar on the decode pod reads where the disaggregated stages run.
+ * Headers the endpoint picker and what stands around it agree on, under llm-d's names: the gateway reads where to send
+ * a request (and the router's own responses say where it went); the P/D sidecar on the decode pod reads where the
+ * disaggregated stages run.
  */
 public final class GatewayHeaders {
 

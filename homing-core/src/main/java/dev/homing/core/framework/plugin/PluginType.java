@@ -40,8 +40,11 @@ public final class PluginType {
 
     /** An older name whose parameters read differently, with a factory of its own. */
     public PluginType alias(String oldName, PluginFactory aliasFactory) {
+        if (oldName.equals(name)) {
+            throw new IllegalArgumentException("alias '" + oldName + "' is the type's own name");
+        }
         Map<String, PluginFactory> more = new LinkedHashMap<>(aliases);
-        if (oldName.equals(name) || more.putIfAbsent(oldName, Objects.requireNonNull(aliasFactory)) != null) {
+        if (more.putIfAbsent(oldName, Objects.requireNonNull(aliasFactory)) != null) {
             throw new IllegalArgumentException("alias named twice: " + oldName);
         }
         return new PluginType(name, factory, more, pairing, defaultFor);

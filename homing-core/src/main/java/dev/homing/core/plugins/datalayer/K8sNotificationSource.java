@@ -33,7 +33,7 @@ public record K8sNotificationSource(String name, String group, String version, S
         }
     }
 
-    public static K8sNotificationSource create(String name, Parameters p, PluginContext ctx) {
+    static K8sNotificationSource create(String name, Parameters p, PluginContext ctx) {
         return new K8sNotificationSource(name, p.string("group", ""), p.string("version", null), p.string("kind", null));
     }
 

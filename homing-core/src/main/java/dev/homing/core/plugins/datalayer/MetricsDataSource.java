@@ -21,7 +21,7 @@ public record MetricsDataSource(String name, String scheme, String path, boolean
         HttpSource.check(scheme, path);
     }
 
-    public static MetricsDataSource create(String name, Parameters p, PluginContext ctx) {
+    static MetricsDataSource create(String name, Parameters p, PluginContext ctx) {
         return new MetricsDataSource(name, p.string("scheme", "http"), p.string("path", "/metrics"),
                 p.bool("insecureSkipVerify", true));
     }

@@ -19,7 +19,7 @@ public record ModelsDataSource(String name, String scheme, String path, boolean 
         HttpSource.check(scheme, path);
     }
 
-    public static ModelsDataSource create(String name, Parameters p, PluginContext ctx) {
+    static ModelsDataSource create(String name, Parameters p, PluginContext ctx) {
         return new ModelsDataSource(name, p.string("scheme", "http"), p.string("path", "/v1/models"),
                 p.bool("insecureSkipVerify", true));
     }

@@ -37,7 +37,7 @@ public final class PrefixBasedPdDecider extends NamedPlugin implements PdDecider
         this.promptTokens = promptTokens;
     }
 
-    public static PrefixBasedPdDecider create(String name, Parameters p, PluginContext ctx) {
+    static PrefixBasedPdDecider create(String name, Parameters p, PluginContext ctx) {
         return new PrefixBasedPdDecider(name, p.integer("nonCachedTokens", 0), p.integer("promptTokens", 0));
     }
 

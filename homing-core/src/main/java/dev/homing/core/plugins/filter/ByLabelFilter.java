@@ -39,7 +39,7 @@ public final class ByLabelFilter extends NamedPlugin implements Filter {
         this.validValues = Set.copyOf(validValues);
     }
 
-    public static ByLabelFilter create(String name, Parameters p, PluginContext ctx) {
+    static ByLabelFilter create(String name, Parameters p, PluginContext ctx) {
         return new ByLabelFilter(TYPE, name, p.string("label", null), p.bool("allowsNoLabel", false),
                 p.strings("validValues"));
     }

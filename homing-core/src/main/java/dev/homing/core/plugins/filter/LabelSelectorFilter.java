@@ -27,11 +27,11 @@ public final class LabelSelectorFilter extends NamedPlugin implements Filter {
         this.selector = selector;
     }
 
-    public static LabelSelectorFilter create(String name, Parameters p, PluginContext ctx) {
+    static LabelSelectorFilter create(String name, Parameters p, PluginContext ctx) {
         return new LabelSelectorFilter(TYPE, name, LabelSelector.parse(p));
     }
 
-    public static LabelSelectorFilter createDeprecated(String name, Parameters p, PluginContext ctx) {
+    static LabelSelectorFilter createDeprecated(String name, Parameters p, PluginContext ctx) {
         return new LabelSelectorFilter(DEPRECATED_TYPE, name, LabelSelector.parse(p));
     }
 

@@ -53,7 +53,7 @@ public final class PrefixCacheAffinityFilter extends NamedPlugin implements Filt
         this.random = Objects.requireNonNull(random, "random");
     }
 
-    public static PrefixCacheAffinityFilter create(String name, Parameters p, PluginContext ctx) {
+    static PrefixCacheAffinityFilter create(String name, Parameters p, PluginContext ctx) {
         return new PrefixCacheAffinityFilter(name, p.number("affinityThreshold", 0.80),
                 p.number("explorationProbability", 0.01), p.number("maxTTFTPenaltyMs", 5000), ctx.random());
     }

@@ -35,7 +35,7 @@ public final class RandomPicker extends NamedPlugin implements Picker {
         this.random = Objects.requireNonNull(random, "random");
     }
 
-    public static RandomPicker create(String name, Parameters p, PluginContext ctx) {
+    static RandomPicker create(String name, Parameters p, PluginContext ctx) {
         return new RandomPicker(name, p.integer("maxNumOfEndpoints", 1), ctx.random());
     }
 

@@ -40,7 +40,7 @@ public final class WeightedRandomPicker extends NamedPlugin implements Picker {
         this.random = Objects.requireNonNull(random, "random");
     }
 
-    public static WeightedRandomPicker create(String name, Parameters p, PluginContext ctx) {
+    static WeightedRandomPicker create(String name, Parameters p, PluginContext ctx) {
         return new WeightedRandomPicker(name, p.integer("maxNumOfEndpoints", 1), ctx.random());
     }
 

@@ -8,7 +8,6 @@ import dev.homing.core.plugins.prefix.approx.ApproxPrefixCacheProducer;
 import dev.homing.core.plugins.prefix.precise.PrecisePrefixCacheProducer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * What llm-d pairs a prefix scorer with: the producer whose matches it reads, named by
@@ -23,9 +22,9 @@ final class PrefixProducerPairing implements Pairing {
     static final Pairing PRECISE = new PrefixProducerPairing(true);
 
     private static final String LINK = "prefixMatchInfoProducerName";
-    /** Parameters older configs wrote on {@code prefix-cache-scorer}; they belong to the approximate producer. */
-    private static final Set<String> APPROX_PARAMS = Set.of("autoTune", "blockSize", "blockSizeTokens",
-            "maxPrefixBlocksToMatch", "maxPrefixTokensToMatch", "lruCapacityPerServer", "maxIndexedBlocks");
+
+    private static final Words WORDS = new Words("index parameters", "producer", "produces no prefix matches",
+            "producers");
 
     private final boolean precise;
 
@@ -34,7 +33,7 @@ final class PrefixProducerPairing implements Pairing {
     }
 
     @Override
-    public Companion pair(String name, ObjectNode parameters) {
+    public Companion pair(ObjectNode parameters) {
         String link = parameters.hasNonNull(LINK) ? parameters.get(LINK).asText() : null;
         parameters.remove(LINK);
         boolean cacheTracking = precise
@@ -44,12 +43,11 @@ final class PrefixProducerPairing implements Pairing {
         List<String> keys = new ArrayList<>();
         parameters.fieldNames().forEachRemaining(keys::add);
         for (String key : keys) {
-            if (cacheTracking || APPROX_PARAMS.contains(key)) {
+            if (cacheTracking || ApproxPrefixCacheProducer.PARAMETERS.contains(key)) {
                 legacy.set(key, parameters.remove(key));
             }
         }
         String type = cacheTracking ? PrecisePrefixCacheProducer.TYPE : ApproxPrefixCacheProducer.TYPE;
-        return new Companion(link != null ? link : type, type, link != null, legacy, LINK, DataProducer.class,
-                "prefix producer");
+        return new Companion(link != null ? link : type, type, link != null, legacy, LINK, DataProducer.class, WORDS);
     }
 }

@@ -37,7 +37,7 @@ public final class DataParallelProfileHandler extends NamedPlugin implements Pro
         this.primaryPort = primaryPort;
     }
 
-    public static DataParallelProfileHandler create(String name, Parameters p, PluginContext ctx) {
+    static DataParallelProfileHandler create(String name, Parameters p, PluginContext ctx) {
         return new DataParallelProfileHandler(name, p.integer("primaryPort", 8000));
     }
 

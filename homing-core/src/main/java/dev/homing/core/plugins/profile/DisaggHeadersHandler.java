@@ -37,12 +37,12 @@ public final class DisaggHeadersHandler extends NamedPlugin implements PreReques
         this.encodeProfile = encodeProfile;
     }
 
-    public static DisaggHeadersHandler create(String name, Parameters p, PluginContext ctx) {
+    static DisaggHeadersHandler create(String name, Parameters p, PluginContext ctx) {
         return new DisaggHeadersHandler(TYPE, name, p.string("prefillProfile", "prefill"),
                 p.string("encodeProfile", "encode"));
     }
 
-    public static DisaggHeadersHandler createDeprecated(String name, Parameters p, PluginContext ctx) {
+    static DisaggHeadersHandler createDeprecated(String name, Parameters p, PluginContext ctx) {
         return new DisaggHeadersHandler(DEPRECATED_TYPE, name, p.string("prefillProfile", "prefill"),
                 p.string("encodeProfile", "encode"));
     }

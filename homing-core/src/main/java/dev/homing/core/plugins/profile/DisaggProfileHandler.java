@@ -85,11 +85,11 @@ public final class DisaggProfileHandler extends NamedPlugin implements ProfileHa
         this.stagesKey = CycleKey.of(name() + "-stages", Stages.class);
     }
 
-    public static DisaggProfileHandler create(String name, Parameters p, PluginContext ctx) {
+    static DisaggProfileHandler create(String name, Parameters p, PluginContext ctx) {
         return parse(TYPE, name, p, ctx);
     }
 
-    public static DisaggProfileHandler createDeprecated(String name, Parameters p, PluginContext ctx) {
+    static DisaggProfileHandler createDeprecated(String name, Parameters p, PluginContext ctx) {
         return parse(DEPRECATED_TYPE, name, p, ctx);
     }
 

@@ -52,7 +52,7 @@ public final class ConcurrencyDetector extends NamedPlugin implements Saturation
         this.tokenLimit = (long) (maxTokenConcurrency * (1.0 + headroom));
     }
 
-    public static ConcurrencyDetector create(String name, Parameters p, PluginContext ctx) {
+    static ConcurrencyDetector create(String name, Parameters p, PluginContext ctx) {
         p.string("inFlightLoadProducerName", null); // Homing's endpoints carry this router's in-flight load already
         String mode = p.string("concurrencyMode", "requests");
         Mode m = switch (mode) {

@@ -68,7 +68,7 @@ public final class UtilizationDetector extends NamedPlugin implements Saturation
         this.kvLimit = Math.min(1.0, kvCacheUtilThreshold * (1.0 + headroom));
     }
 
-    public static UtilizationDetector create(String name, Parameters p, PluginContext ctx) {
+    static UtilizationDetector create(String name, Parameters p, PluginContext ctx) {
         p.string("inFlightLoadProducerName", null); // Homing's endpoints carry this router's in-flight load already
         String policy = p.string("stalenessPolicy", "saturated");
         StalenessPolicy stalenessPolicy = switch (policy) {

@@ -50,7 +50,7 @@ public final class LatencyScorer extends NamedPlugin implements Scorer {
         }
     }
 
-    public static LatencyScorer create(String name, Parameters p, PluginContext ctx) {
+    static LatencyScorer create(String name, Parameters p, PluginContext ctx) {
         nonNegative("ttftWeight", p.number("ttftWeight", 0.8));
         nonNegative("tpotWeight", p.number("tpotWeight", 0.2));
         String strategy = p.string("headroomSelectionStrategy", "least");

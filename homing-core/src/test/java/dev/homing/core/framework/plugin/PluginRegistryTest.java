@@ -67,13 +67,15 @@ class PluginRegistryTest {
                 PluginType.of("b", factory("b")).alias("a"))))
                 .hasMessage("plugin type registered twice: a");
         assertThatThrownBy(() -> PluginType.of("a", factory("a")).alias("a"))
-                .hasMessage("alias named twice: a");
+                .hasMessage("alias 'a' is the type's own name");
+        assertThatThrownBy(() -> PluginType.of("a", factory("a")).alias("b").alias("b"))
+                .hasMessage("alias named twice: b");
     }
 
     @Test
     void aPairingIsFoundUnderTheTypesNameAndItsAliases() {
-        Pairing pairing = (name, params) -> new Pairing.Companion("c", "c", false, params, "link", Plugin.class,
-                "companion");
+        Pairing pairing = params -> new Pairing.Companion("c", "c", false, params, "link", Plugin.class,
+                new Pairing.Words("parameters", "companion", "is not one", "companions"));
         PluginRegistry r = PluginRegistry.of(List.of(PluginType.of("a", factory("a")).alias("old-a").pairedBy(pairing),
                 PluginType.of("b", factory("b"))));
 

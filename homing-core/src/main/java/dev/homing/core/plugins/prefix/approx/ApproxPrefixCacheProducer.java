@@ -13,6 +13,7 @@ import dev.homing.core.framework.scheduling.CycleKey;
 import dev.homing.core.framework.scheduling.PrefixMatch;
 import dev.homing.core.framework.scheduling.SchedulingResult;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -73,7 +74,14 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
         this.index = new ApproxPrefixIndex(maxIndexedBlocks);
     }
 
-    public static ApproxPrefixCacheProducer create(String name, Parameters p, PluginContext ctx) {
+    /**
+     * Every parameter {@link #create} reads. Older configurations wrote them on {@code prefix-cache-scorer}, whose
+     * pairing moves them here.
+     */
+    public static final Set<String> PARAMETERS = Set.of("autoTune", "blockSize", "blockSizeTokens",
+            "maxPrefixBlocksToMatch", "maxPrefixTokensToMatch", "lruCapacityPerServer", "maxIndexedBlocks");
+
+    static ApproxPrefixCacheProducer create(String name, Parameters p, PluginContext ctx) {
         if (p.has("blockSize") && !p.has("blockSizeTokens")) {
             throw new PluginConfigException("parameter 'blockSize' (characters) is deprecated: set 'blockSizeTokens' instead");
         }

@@ -78,7 +78,7 @@ public final class PrecisePrefixCacheProducer extends NamedPlugin implements Dat
         this.fallback = fallback;
     }
 
-    public static PrecisePrefixCacheProducer create(String name, Parameters p, PluginContext ctx) {
+    static PrecisePrefixCacheProducer create(String name, Parameters p, PluginContext ctx) {
         int[] blockSize = {16};
         long[] seed = {0};
         int[] maxTokens = {p.integer("maxPrefixTokensToMatch", 0)};

@@ -40,7 +40,7 @@ public final class TokenProducer extends NamedPlugin implements DataProducer {
         this.source = source;
     }
 
-    public static TokenProducer create(String type, String name, Parameters p, PluginContext ctx) {
+    static TokenProducer create(String type, String name, Parameters p, PluginContext ctx) {
         p.string("modelName", null); // the pods render for the model the request names
         String backend = p.string("backend", "vllm");
         if (!backend.equals("vllm")) {

@@ -34,6 +34,14 @@ class ApproxPrefixCacheProducerTest {
                 new PluginContext(new FakeTicker(), new SplittableRandom(1), pool));
     }
 
+    /** The pairing moves exactly these off an older config's prefix scorer: what create reads, no more, no less. */
+    @Test
+    void parametersNamesEveryParameterCreateReads() {
+        Parameters read = Parameters.empty();
+        ApproxPrefixCacheProducer.create(null, read, new PluginContext(new FakeTicker(), new SplittableRandom(1), pool));
+        assertThat(read.knownKeys()).isEqualTo(ApproxPrefixCacheProducer.PARAMETERS);
+    }
+
     private PrefixMatch lookup(ApproxPrefixCacheProducer p, String prompt) {
         Cycle c = new Cycle(Requests.completion(prompt), pool.snapshot(), 0);
         p.prepare(c);
