@@ -9,9 +9,9 @@ import dev.homing.core.collect.LongKeyMap;
 
 /**
  * The summaries of keys held many times, so that a lookup intersects bitsets instead of walking a long chain: per key,
- * a {@code long[]} of its speculative holdings, then per tier the bitset over pod ids of the pods holding the key
- * confirmed there. A key has one while {@link Holdings}' table flags it ({@link Holdings#SUMMARY}); whoever adds or
- * removes a holding keeps the two in step. Not thread-safe.
+ * a {@code long[]} whose element 0 counts its speculative holdings, followed per tier by the bitset over pod ids of the
+ * pods holding the key confirmed there. A key has one while {@link Holdings}' table flags it
+ * ({@link Holdings#SUMMARY}); whoever adds or removes a holding keeps the two in step. Not thread-safe.
  */
 final class KeySummaries {
 
