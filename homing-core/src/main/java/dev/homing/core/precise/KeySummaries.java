@@ -31,8 +31,8 @@ final class KeySummaries {
     }
 
     /**
-     * Holdings of one key from which it gets a summary: {@link #SUMMARY_AT}, or enough that the summary (a word per
-     * tier and 64 pod ids) costs no more than 16 bytes a holding.
+     * Holdings of one key from which it gets a summary: {@link #SUMMARY_AT}, or half as many as the summary has longs
+     * (its count, then a word per tier and 64 pod ids), so that it costs about 16 bytes a holding.
      */
     int summaryAt() {
         return Math.max(SUMMARY_AT, (1 + tierCount * pods.words()) / 2);
