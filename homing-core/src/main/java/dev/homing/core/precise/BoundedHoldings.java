@@ -14,6 +14,10 @@ import static dev.homing.core.precise.Holdings.TIER_MASK;
  */
 final class BoundedHoldings {
 
+    /** What {@link #remove(Pod, long, int)} found: it removed the holding; the pod holds the key on another tier. */
+    static final int REMOVED = 1;
+    static final int OTHER_TIER = 2;
+
     private final long maxEntries;
     private final Holdings holdings;
     private final KeySummaries summaries;
@@ -89,7 +93,7 @@ final class BoundedHoldings {
         pod.count++;
         size++;
         while (size > maxEntries) {
-            remove(holdings.oldest());
+            unlink(holdings.oldest());
         }
         return h;
     }
@@ -107,7 +111,7 @@ final class BoundedHoldings {
     /** Removes the speculative holdings that have expired by {@code nowNanos}. */
     void expire(long nowNanos) {
         for (int h = speculative.nextExpired(nowNanos); h != NONE; h = speculative.nextExpired(nowNanos)) {
-            remove(h);
+            unlink(h);
         }
     }
 
@@ -117,15 +121,11 @@ final class BoundedHoldings {
         for (int h = holdings.oldest(); h != NONE && pod.count > 0; ) {
             int next = holdings.newer(h);
             if (holdings.podTier(h) >>> POD_SHIFT == pod.id) {
-                remove(h);
+                unlink(h);
             }
             h = next;
         }
     }
-
-    /** What {@link #remove(Pod, long, int)} found: it removed the holding; the pod holds the key on another tier. */
-    static final int REMOVED = 1;
-    static final int OTHER_TIER = 2;
 
     /**
      * Removes the pod's holding of {@code key} on {@code tier}, if it has one: a {@code BlockRemoved} names a tier,
@@ -149,18 +149,19 @@ final class BoundedHoldings {
             }
         }
         if (holding != NONE) {
-            remove(holding, slot);
+            unlink(holding, slot);
             found |= REMOVED;
         }
         return found;
     }
 
-    void remove(int h) {
-        remove(h, holdings.slotOf(holdings.key(h)));
+    /** Removes holding {@code h}. */
+    private void unlink(int h) {
+        unlink(h, holdings.slotOf(holdings.key(h)));
     }
 
     /** Removes holding {@code h}, whose key is at table slot {@code slot}. */
-    private void remove(int h, int slot) {
+    private void unlink(int h, int slot) {
         int pt = holdings.podTier(h);
         long key = holdings.key(h);
         int first = holdings.slotValue(slot);

@@ -2,9 +2,10 @@ package dev.homing.core.precise;
 
 /**
  * Speculative holds in the order they were made, each with the expiry it had then: a ring of (holding id, expiry)
- * pairs. The index hands an id out again only once no entry names it; when an entry's time comes, it checks that the
- * holding is still there, speculative and expired (it may since have been removed, confirmed, or refreshed to a later
- * expiry, which queued another entry). Not thread-safe.
+ * pairs. It checks nothing itself: {@link SpeculativeHolds} keeps an id from being handed out again while an entry
+ * names it, and {@link SpeculativeHolds#nextExpired}, when an entry's time comes, checks that the holding is still
+ * there, speculative and expired (it may since have been removed, confirmed, or refreshed to a later expiry, which
+ * queued another entry). Not thread-safe.
  */
 final class ExpiryQueue {
 

@@ -18,7 +18,7 @@ final class Holdings {
 
     /** The end of a chain; the store-order list's sentinel. */
     static final int NONE = 0;
-    /** In {@link #podTier}: the holding is speculative (its expiry is kept by the index). */
+    /** In {@link #podTier}: the holding is speculative (its expiry is kept by {@link SpeculativeHolds}). */
     static final int SPECULATIVE = 0x80;
     static final int TIER_MASK = 0x7F;
     static final int POD_SHIFT = 8;

@@ -37,8 +37,8 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
     private final PodIds pods = new PodIds();
     private final Set<String> adapters = ConcurrentHashMap.newKeySet(); // read by root() without the lock
     private final IndexCounters counters = new IndexCounters();
-    private final BoundedHoldings holdings;
-    private final EventApplication events;
+    private final BoundedHoldings bounded;
+    private final EventApplication eventApplication;
     private final LeadingRuns runs;
 
     /**
@@ -56,8 +56,8 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
         Holdings rows = new Holdings();
         KeySummaries summaries = new KeySummaries(tiers.count, rows, pods);
         SpeculativeHolds speculative = new SpeculativeHolds(rows);
-        this.holdings = new BoundedHoldings(maxEntries, rows, summaries, speculative, pods);
-        this.events = new EventApplication(maxEntries, blockSize, seed, tiers, holdings, adapters, counters);
+        this.bounded = new BoundedHoldings(maxEntries, rows, summaries, speculative, pods);
+        this.eventApplication = new EventApplication(maxEntries, blockSize, seed, tiers, bounded, adapters, counters);
         this.runs = new LeadingRuns(rows, summaries, speculative, pods, tiers);
     }
 
@@ -84,7 +84,7 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
     public int apply(String podName, List<KvCacheEvent> events, IndexChanges changes) {
         lock.lock();
         try {
-            return this.events.apply(pods.getOrAdd(podName), events, changes);
+            return eventApplication.apply(pods.getOrAdd(podName), events, changes);
         } finally {
             lock.unlock();
         }
@@ -109,7 +109,7 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
         lock.lock();
         try {
             // a pick computes on the GPU
-            holdings.holdSpeculatively(pods.getOrAdd(podName), keys, tiers.gpu, untilNanos);
+            bounded.holdSpeculatively(pods.getOrAdd(podName), keys, tiers.gpu, untilNanos);
         } finally {
             lock.unlock();
         }
@@ -121,7 +121,7 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
         try {
             Pod pod = pods.get(podName);
             if (pod != null) {
-                events.clear(pod);
+                eventApplication.clear(pod);
             }
         } finally {
             lock.unlock();
@@ -134,7 +134,7 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
         try {
             Pod pod = pods.get(podName);
             if (pod != null) {
-                events.clear(pod);
+                eventApplication.clear(pod);
                 pods.remove(podName); // only now: removing its holdings found the pod by its id
             }
         } finally {
@@ -148,7 +148,7 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
         double[] weighted = new double[snapshotSize];
         lock.lock();
         try {
-            holdings.expire(nowNanos);
+            bounded.expire(nowNanos);
             runs.match(keys, candidates, nowNanos, matched, weighted);
         } finally {
             lock.unlock();
@@ -178,7 +178,7 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
     public void learn(String podName, long engineHash, long key) {
         lock.lock();
         try {
-            events.map(pods.getOrAdd(podName), engineHash, key);
+            eventApplication.map(pods.getOrAdd(podName), engineHash, key);
         } finally {
             lock.unlock();
         }
@@ -188,7 +188,7 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
     public long size() {
         lock.lock();
         try {
-            return holdings.size();
+            return bounded.size();
         } finally {
             lock.unlock();
         }

@@ -3,8 +3,9 @@ package dev.homing.core.precise;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The counts behind an index's {@link IndexStats}. Counted under the index's lock, but read without it (a metric
- * scrape must not wait on event application), hence atomics.
+ * The counts behind an index's {@link IndexStats}, kept for tests and diagnostics (no metric reads them: a host
+ * counts unresolved events from what {@link PreciseIndex#apply} returns). Counted under the index's lock; atomics so
+ * that a reader never waits on that lock.
  */
 final class IndexCounters {
 

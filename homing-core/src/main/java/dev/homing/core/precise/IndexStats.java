@@ -1,7 +1,8 @@
 package dev.homing.core.precise;
 
 /**
- * What the KV events a {@link PreciseIndex} applied amounted to, since it was made.
+ * What the KV events a {@link PreciseIndex} applied amounted to, since it was made. Each count is read on its own, not
+ * all at one instant: a batch applied meanwhile may show in some and not yet in others.
  *
  * @param storedBlocks     blocks stored by events applied
  * @param removedBlocks    holdings removed by events applied

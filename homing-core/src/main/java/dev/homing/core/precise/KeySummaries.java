@@ -9,9 +9,9 @@ import dev.homing.core.collect.LongKeyMap;
 
 /**
  * The summaries of keys held many times, so that a lookup intersects bitsets instead of walking a long chain: per key,
- * a {@code long[]} of its speculative holdings, then per tier the bitset over pod ids of the pods holding the key
- * confirmed there. A key has one while {@link Holdings}' table flags it ({@link Holdings#SUMMARY}); whoever adds or
- * removes a holding keeps the two in step. Not thread-safe.
+ * a {@code long[]} whose element 0 counts its speculative holdings, followed per tier by the bitset over pod ids of the
+ * pods holding the key confirmed there. A key has one while {@link Holdings}' table flags it
+ * ({@link Holdings#SUMMARY}); whoever adds or removes a holding keeps the two in step. Not thread-safe.
  */
 final class KeySummaries {
 
@@ -20,22 +20,22 @@ final class KeySummaries {
 
     /** Key to summary; a lookup reads it directly, one load fewer per block. */
     final LongKeyMap<long[]> byKey = new LongKeyMap<>();
-    private final int tiers;
+    private final int tierCount;
     private final Holdings holdings;
     private final PodIds pods;
 
-    KeySummaries(int tiers, Holdings holdings, PodIds pods) {
-        this.tiers = tiers;
+    KeySummaries(int tierCount, Holdings holdings, PodIds pods) {
+        this.tierCount = tierCount;
         this.holdings = holdings;
         this.pods = pods;
     }
 
     /**
-     * Holdings of one key from which it gets a summary: {@link #SUMMARY_AT}, or enough that the summary (a word per
-     * tier and 64 pod ids) costs no more than 16 bytes a holding.
+     * Holdings of one key from which it gets a summary: {@link #SUMMARY_AT}, or half as many as the summary has longs
+     * (its count, then a word per tier and 64 pod ids), so that it costs about 16 bytes a holding.
      */
     int summaryAt() {
-        return Math.max(SUMMARY_AT, (1 + tiers * pods.words()) / 2);
+        return Math.max(SUMMARY_AT, (1 + tierCount * pods.words()) / 2);
     }
 
     long[] get(long key) {
@@ -44,7 +44,7 @@ final class KeySummaries {
 
     /** Gives {@code key} the summary of its chain from {@code head}. */
     void summarize(long key, int head) {
-        long[] s = new long[1 + tiers * pods.words()];
+        long[] s = new long[1 + tierCount * pods.words()];
         for (int h = head; h != NONE; h = holdings.nextOfKey(h)) {
             include(s, holdings.podTier(h));
         }
@@ -56,12 +56,12 @@ final class KeySummaries {
     }
 
     int words(long[] summary) {
-        return words(summary, tiers);
+        return words(summary, tierCount);
     }
 
     /** Pod words in a summary: pods added since it was made may not have one yet. */
-    static int words(long[] summary, int tiers) {
-        return (summary.length - 1) / tiers;
+    static int words(long[] summary, int tierCount) {
+        return (summary.length - 1) / tierCount;
     }
 
     /** The key's summary, grown to have a bit for {@code podId}. */
@@ -72,9 +72,9 @@ final class KeySummaries {
             return s;
         }
         int grown = pods.words();
-        long[] g = new long[1 + tiers * grown];
+        long[] g = new long[1 + tierCount * grown];
         g[0] = s[0];
-        for (int t = 0; t < tiers; t++) {
+        for (int t = 0; t < tierCount; t++) {
             System.arraycopy(s, 1 + t * words, g, 1 + t * grown, words);
         }
         byKey.put(key, g);

@@ -27,7 +27,7 @@ final class LeadingRuns {
     private final LongKeyMap<long[]> summaries;
     private final CompactLongLongMap expiries;
     private final PodIds pods;
-    private final int tiers;
+    private final int tierCount;
     private final double[] tierWeights;
     private final int[] tiersByWeight; // heaviest first
     private final int topTier;
@@ -51,7 +51,7 @@ final class LeadingRuns {
         this.summaries = summaries.byKey;
         this.expiries = speculative.expiries;
         this.pods = pods;
-        this.tiers = tiers.count;
+        this.tierCount = tiers.count;
         this.tierWeights = tiers.weights;
         this.tiersByWeight = tiers.byWeight;
         this.topTier = tiers.top;
@@ -134,7 +134,7 @@ final class LeadingRuns {
 
     /** Block {@code i}, from its summary. Returns whether any run reaches it. */
     private boolean intersect(long[] s, int i, double common, int words, long e) {
-        int sw = KeySummaries.words(s, tiers);
+        int sw = KeySummaries.words(s, tierCount);
         boolean any = false;
         for (int w = 0; w < words; w++) {
             long run = i == 0 ? -1L : running[w];
@@ -144,7 +144,7 @@ final class LeadingRuns {
             long held = 0;
             long top = 0;
             if (w < sw) {
-                for (int t = 0; t < tiers; t++) {
+                for (int t = 0; t < tierCount; t++) {
                     held |= s[1 + t * sw + w];
                 }
                 top = s[1 + topTier * sw + w];
@@ -166,7 +166,7 @@ final class LeadingRuns {
             for (long b = next & ~top; b != 0; b &= b - 1) {
                 long bit = b & -b;
                 double weight = 0;
-                for (int k = 1; k < tiers; k++) {
+                for (int k = 1; k < tierCount; k++) {
                     int t = tiersByWeight[k];
                     if ((s[1 + t * sw + w] & bit) != 0) {
                         weight = tierWeights[t];

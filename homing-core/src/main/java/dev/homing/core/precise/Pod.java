@@ -8,15 +8,13 @@ import dev.homing.core.collect.CompactLongLongMap;
  */
 final class Pod {
 
-    final String name;
     final int id;
     /** Engine block hash to router key, so that the pod's next events chain and its removals resolve. */
     final CompactLongLongMap engineToKey = new CompactLongLongMap();
     /** Its holdings, kept by {@link BoundedHoldings}. */
     long count;
 
-    Pod(String name, int id) {
-        this.name = name;
+    Pod(int id) {
         this.id = id;
     }
 }

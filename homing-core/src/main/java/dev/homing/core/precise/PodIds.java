@@ -40,7 +40,7 @@ final class PodIds {
                 byId = Arrays.copyOf(byId, byId.length * 2);
             }
         }
-        pod = new Pod(name, id);
+        pod = new Pod(id);
         byId[id] = pod;
         byName.put(name, pod);
         return pod;
@@ -51,8 +51,8 @@ final class PodIds {
         return byId[id];
     }
 
-    /** Forgets the pod of this name, whose holdings must be gone, and frees its id; returns it, or null. */
-    Pod remove(String name) {
+    /** Forgets the pod of this name, if known, whose holdings must be gone, and frees its id. */
+    void remove(String name) {
         Pod pod = byName.remove(name);
         if (pod != null) {
             byId[pod.id] = null;
@@ -61,7 +61,6 @@ final class PodIds {
             }
             free[freeCount++] = pod.id;
         }
-        return pod;
     }
 
     /** Ids handed out at least once: every id is below it. */

@@ -2,6 +2,11 @@ package dev.homing.core.precise;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.homing.protocol.kvevents.AllBlocksCleared;
+import dev.homing.protocol.kvevents.BlockRemoved;
+import dev.homing.protocol.kvevents.BlockStored;
+import dev.homing.protocol.kvevents.EventBlockHash;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -45,5 +50,60 @@ class InMemoryPreciseIndexTest extends PreciseIndexContract {
             assertThat(small.mappedHashes("pod-0")).isLessThanOrEqualTo(4);
         }
         assertThat(small.keyOf("pod-0", 10)).hasValue(110); // the newest mapping is kept
+    }
+
+    /** Tells what it is told, in order. */
+    private static final class RecordedChanges implements IndexChanges {
+        final List<String> told = new ArrayList<>();
+
+        @Override
+        public void held(String medium, long key) {
+            told.add("held " + medium + " " + key);
+        }
+
+        @Override
+        public void mapped(long engine, long key) {
+            told.add("mapped " + engine + " " + key);
+        }
+
+        @Override
+        public void removed(String medium, long engine) {
+            told.add("removed " + medium + " " + engine);
+        }
+
+        @Override
+        public void adapter(String loraName) {
+            told.add("adapter " + loraName);
+        }
+
+        @Override
+        public void cleared() {
+            told.add("cleared");
+        }
+    }
+
+    /** The order the router's Redis index replays a batch in: its writes must land as the local index keyed them. */
+    @Test
+    void aBatchTellsItsChangesInEventOrderMappingsBeforeHoldingsAndAChainTailFirst() {
+        InMemoryPreciseIndex in = (InMemoryPreciseIndex) index;
+        int[] prompt = tokens(12, 0);
+        BlockStored toCpu = new BlockStored(List.of(EventBlockHash.ofUint64(10), EventBlockHash.ofUint64(11)), null,
+                new int[0], BS, null, "CPU", null, null, null, null, null);
+        BlockRemoved removed = new BlockRemoved(List.of(EventBlockHash.ofUint64(12), EventBlockHash.ofUint64(99)),
+                "GPU", null);
+        RecordedChanges changes = new RecordedChanges();
+        in.apply("pod-0", List.of(stored(prompt, 0, 3, 10, "GPU", "adapter-a", null), toCpu, removed,
+                AllBlocksCleared.INSTANCE, stored(prompt, 0, 1, 20)), changes);
+
+        long[] a = BlockKeys.of(in.root("adapter-a", null), prompt, BS, 3);
+        long[] m = BlockKeys.of(in.root("m", null), prompt, BS, 1);
+        assertThat(changes.told).containsExactly(
+                "adapter adapter-a",
+                "mapped 10 " + a[0], "mapped 11 " + a[1], "mapped 12 " + a[2],
+                "held GPU " + a[2], "held GPU " + a[1], "held GPU " + a[0],
+                "held CPU " + a[0], "held CPU " + a[1],
+                "removed GPU 12", "removed GPU 99", // 99 was never stored here: a shared index may know it
+                "cleared",
+                "mapped 20 " + m[0], "held GPU " + m[0]);
     }
 }

@@ -18,10 +18,12 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The object-per-holding {@link InMemoryPreciseIndex} this project had before the columnar one, kept for
- * {@link InMemoryPreciseIndexModelTest} to compare against. Two changes: a speculative hold is expired by the expiry it
- * was queued with (the columnar index's rule), so that a refreshed hold at the head of the queue no longer keeps the
- * expired ones behind it in the index (and counted by {@code size()}) until it expires too; and a pod's engine-hash
- * mappings are forgotten past {@code maxEntries} (the columnar index's bound on them).
+ * {@link InMemoryPreciseIndexModelTest} to compare against. Two changes in what it does: a speculative hold is expired
+ * by the expiry it was queued with (the columnar index's rule), so that a refreshed hold at the head of the queue no
+ * longer keeps the expired ones behind it in the index (and counted by {@code size()}) until it expires too; and a
+ * pod's engine-hash mappings are forgotten past {@code maxEntries} (the columnar index's bound on them). And one in
+ * how: it counts its {@link IndexStats} through the production {@link IndexCounters} rather than four counters of its
+ * own.
  *
  * <p>The original's doc:
  *
@@ -69,7 +71,7 @@ final class ReferencePreciseIndex implements PreciseIndex {
         this.tierWeights[tierNames.length] = 1.0; // any tier not configured
     }
 
-    /** A pod that holds blocks. */
+    /** Records what a pod's engine hash stands for; past {@code maxEntries} mappings the pod's are forgotten. */
     private void map(Pod pod, long engine, long key) {
         if (pod.engineToKey.size() >= maxEntries && !pod.engineToKey.containsKey(engine)) {
             pod.engineToKey.clear();
@@ -77,6 +79,7 @@ final class ReferencePreciseIndex implements PreciseIndex {
         pod.engineToKey.put(engine, key);
     }
 
+    /** A pod that holds blocks. */
     private static final class Pod {
         final String name;
         final Map<Long, Long> engineToKey = new HashMap<>();
