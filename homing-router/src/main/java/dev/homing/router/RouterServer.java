@@ -99,8 +99,10 @@ public final class RouterServer implements AutoCloseable {
             if (options.configFile() != null) {
                 parts.add(new ConfigWatch(options.configPollInterval(), this::reload), ConfigWatch::start);
             }
-        } catch (ConfigException | RuntimeException e) {
-            parts.close(); // nothing is left running when the router cannot be built
+        } catch (Throwable e) {
+            // Nothing is left running when the router cannot be built, whatever stopped it (an Error too); a part
+            // that fails to close is suppressed in e, so e stays the error reported.
+            parts.closeAfter(e);
             throw e;
         }
     }

@@ -83,8 +83,42 @@ class LifecycleTest {
         assertThat(log).containsExactly("start redis", "start admin", "close api", "close admin", "close redis");
     }
 
+    @Test
+    void anErrorStoppingTheStartClosesEveryPartToo() {
+        ExceptionInInitializerError error = new ExceptionInInitializerError("a script did not load");
+        started(new Part("redis"));
+        started(new Part("index").failingToStart(error));
 
+        assertThatThrownBy(lifecycle::start).isSameAs(error);
+        assertThat(log).containsExactly("start redis", "start index", "close index", "close redis");
+    }
 
+    @Test
+    void aPartFailingToCloseAfterAFailedStartIsSuppressedInTheOriginalError() {
+        IllegalStateException inUse = new IllegalStateException("port in use");
+        RuntimeException closing = new RuntimeException("could not close the pool");
+        Error closingError = new AssertionError("could not close the client");
+        started(new Part("redis").failingToClose(closing));
+        started(new Part("client").failingToClose(closingError));
+        started(new Part("api").failingToStart(inUse));
+
+        assertThatThrownBy(lifecycle::start).isSameAs(inUse);
+        assertThat(inUse.getSuppressed()).containsExactly(closingError, closing);
+        assertThat(log).containsExactly("start redis", "start client", "start api",
+                "close api", "close client", "close redis");
+    }
+
+    @Test
+    void closingAfterAFailureKeepsThatFailureTheOneReported() {
+        Exception config = new Exception("epp.yaml:7: unknown plugin type 'queue-scorr'");
+        RuntimeException closing = new RuntimeException("could not close the pool");
+        lifecycle.add(new Part("redis").failingToClose(closing));
+        lifecycle.add(new Part("tokens"));
+
+        lifecycle.closeAfter(config);
+        assertThat(config.getSuppressed()).containsExactly(closing);
+        assertThat(log).containsExactly("close tokens", "close redis");
+    }
 
     @Test
     void onePartFailingToCloseDoesNotKeepTheOthersOpen() {
@@ -100,6 +134,16 @@ class LifecycleTest {
         assertThat(log).endsWith("close api", "close scraper", "close redis");
     }
 
+    @Test
+    void anErrorClosingOnePartDoesNotKeepTheOthersOpen() {
+        Error error = new AssertionError("api");
+        started(new Part("redis"));
+        started(new Part("api").failingToClose(error));
+        lifecycle.start();
+
+        assertThatThrownBy(lifecycle::close).isSameAs(error);
+        assertThat(log).endsWith("close api", "close redis");
+    }
 
     @Test
     void closingTwiceIsHarmless() {
