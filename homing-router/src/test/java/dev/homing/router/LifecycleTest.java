@@ -36,13 +36,13 @@ class LifecycleTest {
 
         void start() {
             log.add("start " + name);
-            sneakyThrow(onStart);
+            throwIfSet(onStart);
         }
 
         @Override
         public void close() {
             log.add("close " + name);
-            sneakyThrow(onClose);
+            throwIfSet(onClose);
         }
     }
 
@@ -50,7 +50,7 @@ class LifecycleTest {
         return lifecycle.add(p, Part::start);
     }
 
-    private static void sneakyThrow(Throwable t) {
+    private static void throwIfSet(Throwable t) {
         if (t instanceof RuntimeException r) {
             throw r;
         }
