@@ -28,36 +28,56 @@ final class Lifecycle implements AutoCloseable {
         return part;
     }
 
+    /** Starts every part in order; when one cannot (whatever it throws, an Error too), closes them all and rethrows. */
     void start() {
         try {
             for (Part p : parts) {
                 p.start().run();
             }
-        } catch (RuntimeException e) {
-            close();
+        } catch (Throwable e) {
+            closeAfter(e);
             throw e;
         }
+    }
+
+    /**
+     * Closes every part, last first, because of {@code failure}: what fails to close is suppressed in it, so that the
+     * error reported stays the one that stopped the router (a config's file:line, a port in use), not its cleanup's.
+     */
+    void closeAfter(Throwable failure) {
+        closeEach(failure);
     }
 
     /** Closes every part, last first; one that fails to close does not keep the others running. */
     @Override
     public void close() {
-        RuntimeException failure = null;
+        Throwable failure = closeEach(null);
+        if (failure instanceof RuntimeException r) {
+            throw r;
+        }
+        if (failure instanceof Error e) {
+            throw e;
+        }
+        if (failure != null) {
+            throw new IllegalStateException(failure);
+        }
+    }
+
+    /** @return {@code into}, or the first failure to close when it is null, the later ones suppressed in it */
+    private Throwable closeEach(Throwable into) {
+        Throwable first = into;
         for (int i = parts.size() - 1; i >= 0; i--) {
             try {
                 parts.get(i).close().close();
-            } catch (Exception e) {
-                RuntimeException f = e instanceof RuntimeException r ? r : new IllegalStateException(e);
-                if (failure == null) {
-                    failure = f;
-                } else {
-                    failure.addSuppressed(f);
+            } catch (Throwable t) {
+                if (first == null) {
+                    first = t;
+                } else if (first != t) {
+                    first.addSuppressed(t);
                 }
             }
         }
         parts.clear();
-        if (failure != null) {
-            throw failure;
-        }
+        return first;
     }
 }

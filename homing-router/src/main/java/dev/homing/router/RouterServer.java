@@ -15,6 +15,7 @@ import dev.homing.core.time.Ticker;
 import dev.homing.router.admin.AdminHandlers;
 import dev.homing.router.config.ConfigWatch;
 import dev.homing.router.config.PolicySource;
+import dev.homing.router.explain.DecisionJson;
 import dev.homing.router.explain.ScheduleHandler;
 import dev.homing.router.http.HttpPort;
 import dev.homing.router.http.RequestIntake;
@@ -87,7 +88,7 @@ public final class RouterServer implements AutoCloseable {
             RequestIntake intake = new RequestIntake(catalog, options.maxBodyBytes());
             Upstream upstream = parts.add(new Upstream(options.connectTimeout(), options.responseTimeout()));
             InferenceHandler relay = new InferenceHandler(director, catalog, intake, upstream, metrics.requests(),
-                    ticker, options.maxAttempts());
+                    ticker, options.maxAttempts(), DecisionJson::compact);
             // admin, then the API: a router takes requests only once all else runs
             AdminHandlers adminHandlers = new AdminHandlers(pool, catalog, metrics, ticker,
                     new ScheduleHandler(director, catalog, intake));
@@ -98,8 +99,10 @@ public final class RouterServer implements AutoCloseable {
             if (options.configFile() != null) {
                 parts.add(new ConfigWatch(options.configPollInterval(), this::reload), ConfigWatch::start);
             }
-        } catch (ConfigException | RuntimeException e) {
-            parts.close(); // nothing is left running when the router cannot be built
+        } catch (Throwable e) {
+            // Nothing is left running when the router cannot be built, whatever stopped it (an Error too); a part
+            // that fails to close is suppressed in e, so e stays the error reported.
+            parts.closeAfter(e);
             throw e;
         }
     }

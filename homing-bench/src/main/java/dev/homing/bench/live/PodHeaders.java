@@ -1,5 +1,6 @@
 package dev.homing.bench.live;
 
+import dev.homing.protocol.gateway.GatewayHeaders;
 import java.net.http.HttpHeaders;
 import java.util.List;
 
@@ -10,7 +11,7 @@ import java.util.List;
  */
 final class PodHeaders {
 
-    static final List<String> NAMES = List.of("x-homing-pod", "x-gateway-destination-endpoint", "x-inference-pod");
+    static final List<String> NAMES = List.of("x-homing-pod", GatewayHeaders.DESTINATION_ENDPOINT, "x-inference-pod");
 
     private PodHeaders() {
     }

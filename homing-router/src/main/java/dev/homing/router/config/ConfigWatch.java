@@ -8,6 +8,9 @@ import java.util.concurrent.TimeUnit;
 /** Looks at the config file for changes every interval, on one daemon thread that runs from start to close. */
 public final class ConfigWatch implements AutoCloseable {
 
+    /** Longest wait in {@link #close()} for a reload in progress: it may not heed the interrupt (a plugin's build). */
+    static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
+
     private final Duration interval;
     private final Runnable reload;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -26,8 +29,17 @@ public final class ConfigWatch implements AutoCloseable {
         timer.scheduleWithFixedDelay(reload, interval.toNanos(), interval.toNanos(), TimeUnit.NANOSECONDS);
     }
 
+    /**
+     * Stops looking, and waits (at most {@link #CLOSE_WAIT}) for a reload in progress to end: the parts closed after
+     * this one are those a reload uses (the precise subscribers it rewires, the Redis its indexes live in).
+     */
     @Override
     public void close() {
         timer.shutdownNow();
+        try {
+            timer.awaitTermination(CLOSE_WAIT.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -11,7 +11,6 @@ import dev.homing.core.time.Ticker;
 import dev.homing.protocol.gateway.GatewayHeaders;
 import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.OpenAiError;
-import dev.homing.router.explain.DecisionJson;
 import dev.homing.router.http.ErrorResponses;
 import dev.homing.router.http.RequestIntake;
 import dev.homing.router.metrics.RequestMetrics;
@@ -28,6 +27,7 @@ import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Serves {@code /v1/completions} and {@code /v1/chat/completions}: reads the body once, parses the routing fields in
@@ -37,9 +37,10 @@ import java.util.Set;
 public final class InferenceHandler {
 
     /**
-     * Ask for the decision to come back as a response header of the same name (compact JSON), rendered by explain's
-     * {@link DecisionJson} as {@code /debug/schedule}'s answer is. Hence the proxy imports explain, and never the
-     * reverse: explaining a decision forwards nothing, and what the two share (reading a request) lies below both.
+     * Ask for the decision to come back as a response header of the same name, rendered by the explainer this handler
+     * is given. The composition root gives it explain's compact rendering, so the header and {@code /debug/schedule}
+     * explain alike while proxy and explain import nothing of each other: explaining a decision forwards nothing,
+     * forwarding one renders nothing, and what the two share (reading a request) lies below both.
      */
     public static final String EXPLAIN_HEADER = "x-homing-explain";
 
@@ -50,9 +51,12 @@ public final class InferenceHandler {
     private final Ticker ticker;
     private final RequestIntake intake;
     private final int maxAttempts;
+    private final Function<Decision, String> explainer;
 
+    /** @param explainer renders a decision as the one-line value of {@link #EXPLAIN_HEADER} */
     public InferenceHandler(Director director, EndpointCatalog catalog, RequestIntake intake, Upstream upstream,
-                            RequestMetrics metrics, Ticker ticker, int maxAttempts) {
+                            RequestMetrics metrics, Ticker ticker, int maxAttempts,
+                            Function<Decision, String> explainer) {
         this.director = director;
         this.catalog = catalog;
         this.intake = intake;
@@ -60,6 +64,7 @@ public final class InferenceHandler {
         this.metrics = metrics;
         this.ticker = ticker;
         this.maxAttempts = Math.max(1, maxAttempts);
+        this.explainer = explainer;
     }
 
     public void handle(ApiKind api, ServerRequest req, ServerResponse res) {
@@ -105,7 +110,7 @@ public final class InferenceHandler {
             try (dispatch) {
                 EndpointState target = dispatch.target();
                 if ("true".equalsIgnoreCase(request.header(EXPLAIN_HEADER))) {
-                    res.header(EXPLAIN_HEADER, DecisionJson.compact(new Decision(dispatch.cycle(), dispatch.result())));
+                    res.header(EXPLAIN_HEADER, explainer.apply(new Decision(dispatch.cycle(), dispatch.result())));
                 }
                 HttpResponse<InputStream> response;
                 try {

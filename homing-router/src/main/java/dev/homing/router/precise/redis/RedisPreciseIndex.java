@@ -62,7 +62,7 @@ import java.util.function.Consumer;
  * <p>When Redis cannot be reached, everything is answered and written locally; writes made during an outage are not
  * back-filled into Redis when it returns (the pods' next events and picks refill it).
  */
-public final class RedisPreciseIndex implements PreciseIndex {
+final class RedisPreciseIndex implements PreciseIndex {
 
     private static final RedisScript WRITE = RedisScript.load(RedisPreciseIndex.class, "precise-write");
     private static final RedisScript CLEAR = RedisScript.load(RedisPreciseIndex.class, "precise-clear");
@@ -94,9 +94,9 @@ public final class RedisPreciseIndex implements PreciseIndex {
      *                   {@link RedisWriter}
      * @param engineTtl  how long a pod's engine-hash map outlives its last event
      */
-    public RedisPreciseIndex(SharedRedis redis, Consumer<Runnable> background, Ticker ticker, Clock clock,
-                             Duration engineTtl, long maxEntries, int blockSize, long seed,
-                             Map<String, Double> tierWeights) {
+    RedisPreciseIndex(SharedRedis redis, Consumer<Runnable> background, Ticker ticker, Clock clock,
+                      Duration engineTtl, long maxEntries, int blockSize, long seed,
+                      Map<String, Double> tierWeights) {
         this.local = new InMemoryPreciseIndex(maxEntries, blockSize, seed, tierWeights);
         this.recent = new InMemoryPreciseIndex(maxEntries, blockSize, seed, tierWeights);
         this.redis = redis;
@@ -117,8 +117,8 @@ public final class RedisPreciseIndex implements PreciseIndex {
     }
 
     /** Makes Redis-backed indexes for a {@code precise-prefix-cache-producer}. */
-    public static PreciseIndexFactory factory(SharedRedis redis, Consumer<Runnable> background, Ticker ticker,
-                                              Clock clock, Duration engineTtl) {
+    static PreciseIndexFactory factory(SharedRedis redis, Consumer<Runnable> background, Ticker ticker, Clock clock,
+                                       Duration engineTtl) {
         return (maxEntries, blockSize, seed, tiers) -> new RedisPreciseIndex(redis, background, ticker, clock,
                 engineTtl, maxEntries, blockSize, seed, tiers);
     }

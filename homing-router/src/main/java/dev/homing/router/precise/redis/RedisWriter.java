@@ -9,7 +9,7 @@ import java.util.concurrent.BlockingQueue;
  * background thread, in order. When the queue is full (Redis slower than the picks), a write is dropped and counted
  * as a fallback: what it carried stays in this replica's local state only.
  */
-public final class RedisWriter implements AutoCloseable {
+final class RedisWriter implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(RedisWriter.class.getName());
 
@@ -17,26 +17,26 @@ public final class RedisWriter implements AutoCloseable {
     private final BlockingQueue<Runnable> queue;
     private final Thread thread;
 
-    public RedisWriter(SharedRedis redis, int capacity) {
+    RedisWriter(SharedRedis redis, int capacity) {
         this.redis = redis;
         this.queue = new ArrayBlockingQueue<>(capacity);
         this.thread = new Thread(this::run, "homing-redis-writer");
         this.thread.setDaemon(true);
     }
 
-    public void start() {
+    void start() {
         thread.start();
     }
 
     /** Queues a write; never waits. */
-    public void submit(Runnable write) {
+    void submit(Runnable write) {
         if (!queue.offer(write)) {
             redis.fellBack();
         }
     }
 
     /** Writes queued and not yet run. */
-    public int pending() {
+    int pending() {
         return queue.size();
     }
 

@@ -1,4 +1,4 @@
-package dev.homing.router.precise.events;
+package dev.homing.router.precise;
 
 import static dev.homing.router.fixtures.HttpJson.json;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * through their {@code usage.prompt_tokens_details.cached_tokens}. The pods' KV caches are tiny (40 blocks) so that a
  * few prompts evict.
  */
-class PreciseRoutingIT {
+class PreciseEndToEndIT {
 
     private static final String MODEL = TestCluster.MODEL;
     private static final int BLOCKS = 40;

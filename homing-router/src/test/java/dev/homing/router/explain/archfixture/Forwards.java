@@ -1,0 +1,9 @@
+package dev.homing.router.explain.archfixture;
+
+import dev.homing.router.proxy.Upstream;
+
+/** Breaks "explain imports nothing of proxy": it forwards. */
+public final class Forwards {
+
+    Upstream upstream;
+}
