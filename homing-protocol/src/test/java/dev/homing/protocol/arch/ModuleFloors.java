@@ -3,7 +3,6 @@ package dev.homing.protocol.arch;
 import static dev.homing.protocol.arch.RuleFixtures.violationsOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.lang.ArchRule;
 import java.util.ArrayList;
@@ -24,16 +23,19 @@ public final class ModuleFloors {
     static final List<String> MODULES = List.of("protocol", "core", "sim", "router", "bench", "cli");
 
     private final String module;
+    private final Class<?> known;
     private final JavaClasses main;
 
-    private ModuleFloors(Class<?> known) {
+    /** Over {@code main} as imported, so that a test can hand it a wrong import and see the floors catch it. */
+    ModuleFloors(Class<?> known, JavaClasses main) {
         this.module = ModuleRules.moduleOf(known.getPackageName()).substring(ModuleRules.ROOT.length() + 1);
-        this.main = MainClasses.of(known);
+        this.known = known;
+        this.main = main;
     }
 
     /** The floors of the module {@code known} belongs to, over its main classes. */
     public static ModuleFloors of(Class<?> known) {
-        return new ModuleFloors(known);
+        return new ModuleFloors(known, MainClasses.of(known));
     }
 
     /** The module's main classes, for the rules a module adds. */
@@ -58,18 +60,25 @@ public final class ModuleFloors {
                 DynamicTest.dynamicTest("uses only " + lower, () -> modules.check(main)),
                 DynamicTest.dynamicTest("the module rule catches a use of " + forbidden, () ->
                         assertThat(violationsOf(modules, importsHigherModules)).contains(forbidden))),
-                tests(ping, pong));
+                tests(List.of(importsHigherModules, ping, pong), ping, pong));
     }
 
     /** The floors of the top module, which may use every other: its main classes, and no package cycle. */
     public Stream<DynamicTest> tests(Class<?> ping, Class<?> pong) {
+        return tests(List.of(ping, pong), ping, pong);
+    }
+
+    private Stream<DynamicTest> tests(List<Class<?>> fixtures, Class<?> ping, Class<?> pong) {
         ArchRule cycles = ModuleRules.noPackageCycles(module);
         String fixture = ping.getPackageName();
+        List<String> fixtureNames = fixtures.stream().map(Class::getSimpleName).toList();
         return Stream.of(
-                DynamicTest.dynamicTest("imports the main classes only", () ->
-                        assertThat(main.stream().map(JavaClass::getPackageName))
-                                .allMatch(p -> p.startsWith(ModuleRules.ROOT + "." + module))
-                                .noneMatch(p -> p.contains(".arch"))),
+                DynamicTest.dynamicTest("imports " + known.getSimpleName() + ", none of the fixtures " + fixtureNames,
+                        () -> {
+                            assertThat(main.contain(known)).as("the import holds %s", known.getName()).isTrue();
+                            assertThat(fixtures).as("fixtures among the main classes")
+                                    .filteredOn(main::contain).isEmpty();
+                        }),
                 DynamicTest.dynamicTest("has no package cycle", () -> cycles.check(main)),
                 DynamicTest.dynamicTest("the cycle rule catches " + fixture + " <-> " + pong.getPackageName(), () ->
                         assertThat(violationsOf(cycles, ping, pong)).contains(fixture + " -> ", pong.getPackageName())));
