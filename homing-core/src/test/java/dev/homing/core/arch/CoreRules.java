@@ -37,15 +37,20 @@ final class CoreRules {
      * Files, network and processes, by the types that reach them. {@code java.io}'s abstract streams and exceptions
      * are not among them, which is how {@code DefaultConfig} reads its YAML: {@code Class.getResourceAsStream} hands
      * an {@code InputStream} over a resource inside core's own jar (a {@code Class.getResource} URL would be java.net).
+     * Of java.net, the pure values are allowed: a URI, URL encoding, and an InetSocketAddress made unresolved (its
+     * constructors and getAddress/getHostName look the host up, so those accesses count).
      */
     static final ArchRule NO_IO = noClasses().that(IN_CORE)
             .should().dependOnClassesThat(DescribedPredicate.describe(
-                    "reach files, the network or processes (java.net, java.nio.file, java.nio.channels, javax.net, "
-                            + "jdk.net, java.io.File*, RandomAccessFile, Console, Process*)",
+                    "reach files, the network or processes (java.net but URI, URLEncoder, URLDecoder and "
+                            + "InetSocketAddress, java.nio.file, java.nio.channels, javax.net, jdk.net, "
+                            + "java.io.File*, RandomAccessFile, Console, Process*, ZipFile, JarFile, logging's "
+                            + "FileHandler)",
                     CoreRules::reachesTheOutside))
             .orShould().accessTargetWhere(where(
-                    "Runtime.exec, or a PrintStream, PrintWriter or Formatter opened on a file name",
-                    CoreRules::opensAFileOrProcess))
+                    "Runtime.exec, a PrintStream, PrintWriter or Formatter opened on a file name, or an "
+                            + "InetSocketAddress but createUnresolved, getHostString, getPort, isUnresolved",
+                    CoreRules::opensAFileOrProcessOrLooksUpAHost))
             .because("core is the model: the router and the bench do its I/O (DEVELOPERS.md, Modules)");
 
     static final ArchRule NO_STANDARD_STREAMS = noClasses().that(IN_CORE)
@@ -82,7 +87,13 @@ final class CoreRules {
     private static final Set<String> OUTSIDE_TYPES = Set.of("java.io.File", "java.io.FileInputStream",
             "java.io.FileOutputStream", "java.io.FileReader", "java.io.FileWriter", "java.io.RandomAccessFile",
             "java.io.FileDescriptor", "java.io.Console", "java.lang.Process", "java.lang.ProcessBuilder",
-            "java.lang.ProcessHandle");
+            "java.lang.ProcessHandle", "java.util.zip.ZipFile", "java.util.jar.JarFile", "java.util.logging.FileHandler");
+    /** Values of java.net that touch no network: parsing, encoding, an address not looked up. */
+    private static final Set<String> NET_VALUES = Set.of("java.net.URI", "java.net.URISyntaxException",
+            "java.net.URLEncoder", "java.net.URLDecoder", "java.net.InetSocketAddress");
+    private static final String SOCKET_ADDRESS = "java.net.InetSocketAddress";
+    private static final Set<String> UNRESOLVED_ADDRESS = Set.of("createUnresolved", "getHostString", "getPort",
+            "isUnresolved", "equals", "hashCode", "toString");
     private static final List<String> OUTSIDE_PACKAGES = List.of("java.net.", "java.nio.file.", "java.nio.channels.",
             "javax.net.", "jdk.net.");
     private static final Set<String> STANDARD_STREAMS = Set.of("out", "err", "in", "console", "setOut", "setErr",
@@ -96,15 +107,16 @@ final class CoreRules {
     private static boolean reachesTheOutside(JavaClass type) {
         String name = type.getName();
         return OUTSIDE_TYPES.contains(name) || name.startsWith("java.lang.ProcessBuilder$")
-                || OUTSIDE_PACKAGES.stream().anyMatch(name::startsWith);
+                || OUTSIDE_PACKAGES.stream().anyMatch(name::startsWith) && !NET_VALUES.contains(name);
     }
 
-    private static boolean opensAFileOrProcess(AccessTarget target) {
+    private static boolean opensAFileOrProcessOrLooksUpAHost(AccessTarget target) {
         String owner = declaringClass(target);
         List<String> params = parameterTypes(target);
         return owner.equals("java.lang.Runtime") && target.getName().equals("exec")
                 || FILE_WRITERS.contains(owner) && target.getName().equals(CONSTRUCTOR)
-                && !params.isEmpty() && params.getFirst().equals("java.lang.String");
+                && !params.isEmpty() && params.getFirst().equals("java.lang.String")
+                || owner.equals(SOCKET_ADDRESS) && !UNRESOLVED_ADDRESS.contains(target.getName());
     }
 
     private static boolean usesStandardStreams(AccessTarget target) {

@@ -9,6 +9,7 @@ import dev.homing.core.archfixture.PrintsToStandardStreams;
 import dev.homing.core.archfixture.ReadsTheClock;
 import dev.homing.core.archfixture.RollsGlobalDice;
 import dev.homing.core.archfixture.WaitsOnTheClock;
+import dev.homing.core.config.archfixture.HoldsNetworkValues;
 import dev.homing.core.config.archfixture.ReadsAClasspathResource;
 import dev.homing.core.config.archfixture.TouchesTheOutside;
 import dev.homing.core.framework.archfixture.ImportsAPlugin;
@@ -25,7 +26,8 @@ class CoreRulesFailTest {
         assertThat(violationsOf(CoreRules.NO_CLOCK, ReadsTheClock.class))
                 .contains("java.lang.System.currentTimeMillis()", "java.lang.System.nanoTime()",
                         "java.time.Instant.now()", "java.time.LocalDateTime.now()", "java.time.Clock.systemUTC()",
-                        "java.util.Date.<init>()");
+                        "java.util.Date.<init>()", "java.util.GregorianCalendar.<init>()",
+                        "java.util.GregorianCalendar.<init>(java.util.TimeZone)");
     }
 
     @Test
@@ -33,7 +35,8 @@ class CoreRulesFailTest {
         assertThat(violationsOf(CoreRules.NO_WAITS, WaitsOnTheClock.class))
                 .contains("java.lang.Thread.sleep(long)", "java.util.concurrent.TimeUnit.sleep(long)",
                         "java.lang.Object.wait(long)", "java.util.concurrent.locks.Condition.awaitNanos(long)",
-                        "java.util.concurrent.BlockingQueue.poll(long, java.util.concurrent.TimeUnit)");
+                        "java.util.concurrent.BlockingQueue.poll(long, java.util.concurrent.TimeUnit)",
+                        "java.util.Timer.<init>()", "java.util.Timer.schedule(java.util.TimerTask, long)");
     }
 
     @Test
@@ -56,12 +59,20 @@ class CoreRulesFailTest {
     void ioRule() {
         assertThat(violationsOf(CoreRules.NO_IO, TouchesTheOutside.class))
                 .contains("java.nio.file.Files", "java.nio.file.Path", "java.io.FileInputStream", "java.net.Socket",
-                        "java.lang.Runtime.exec(", "java.io.PrintWriter.<init>(java.lang.String)");
+                        "java.lang.Runtime.exec(", "java.io.PrintWriter.<init>(java.lang.String)",
+                        "java.util.zip.ZipFile", "java.util.jar.JarFile", "java.util.logging.FileHandler",
+                        "java.net.InetSocketAddress.<init>(java.lang.String, int)",
+                        "java.net.InetSocketAddress.getHostName()");
     }
 
     @Test
     void ioRuleAllowsAClasspathResource() {
         check(CoreRules.NO_IO, ReadsAClasspathResource.class);
+    }
+
+    @Test
+    void ioRuleAllowsTheValuesOfJavaNet() {
+        check(CoreRules.NO_IO, HoldsNetworkValues.class);
     }
 
     @Test

@@ -4,6 +4,8 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.Date;
+import java.util.GregorianCalendar;
+import java.util.TimeZone;
 import java.util.function.LongSupplier;
 
 /** Breaks "no global clock" every way the rule knows, a method reference included. */
@@ -19,5 +21,9 @@ public final class ReadsTheClock {
 
     Object others() {
         return new Object[] {Instant.now(), LocalDateTime.now(), Clock.systemUTC(), new Date()};
+    }
+
+    Object calendars() {
+        return new Object[] {new GregorianCalendar(), new GregorianCalendar(TimeZone.getTimeZone("UTC"))};
     }
 }

@@ -29,7 +29,8 @@ public final class TimeAndRandomRules {
     public static ArchRule noClockReads(DescribedPredicate<? super JavaClass> scope) {
         return noClasses().that(scope).should().accessTargetWhere(where(
                         "the global clock (System.currentTimeMillis/nanoTime, a java.time now() without a Clock, "
-                                + "Clock.system*/tick*(zone), InstantSource.system, new Date(), Calendar.getInstance)",
+                                + "Clock.system*/tick*(zone), InstantSource.system, new Date(), Calendar.getInstance, "
+                                + "new GregorianCalendar() without a date)",
                         TimeAndRandomRules::readsTheClock))
                 .because("time is injected (Ticker): a virtual-time run must not see the wall clock");
     }
@@ -38,7 +39,7 @@ public final class TimeAndRandomRules {
         return noClasses().that(scope).should().accessTargetWhere(where(
                         "a sleep or timed wait (Thread.sleep, TimeUnit.sleep/timedWait/timedJoin, Thread.join(time), "
                                 + "Object.wait(time), LockSupport.parkNanos/parkUntil, a java.util.concurrent "
-                                + "method taking a time-out)",
+                                + "method taking a time-out, java.util.Timer)",
                         TimeAndRandomRules::waitsOnTheClock))
                 .because("time is injected (Ticker): waiting on the wall clock is the driver's job, not the model's");
     }
@@ -62,6 +63,8 @@ public final class TimeAndRandomRules {
             case "java.time.InstantSource" -> name.equals("system");
             case "java.util.Date" -> name.equals(CONSTRUCTOR) && params.isEmpty();
             case "java.util.Calendar" -> name.equals("getInstance");
+            // only the constructors given a year, month and day leave the current time alone
+            case "java.util.GregorianCalendar" -> name.equals(CONSTRUCTOR) && !params.contains("int");
             case String owner when owner.startsWith("java.time.") -> name.equals("now") && !params.contains(CLOCK);
             default -> false;
         };
@@ -75,9 +78,12 @@ public final class TimeAndRandomRules {
             case "java.lang.Object" -> name.equals("wait") && !params.isEmpty();
             case "java.util.concurrent.TimeUnit" -> Set.of("sleep", "timedWait", "timedJoin").contains(name);
             case "java.util.concurrent.locks.LockSupport" -> name.equals("parkNanos") || name.equals("parkUntil");
+            // a Timer runs its tasks when the wall clock says so
+            case "java.util.Timer" -> true;
+            // a constructor's TimeUnit configures (a pool's keep-alive), it waits for nothing
             case String owner when owner.startsWith("java.util.concurrent.") ->
                     name.equals("awaitNanos") || name.equals("awaitUntil")
-                            || params.stream().anyMatch(TIMEOUTS::contains);
+                            || !name.equals(CONSTRUCTOR) && params.stream().anyMatch(TIMEOUTS::contains);
             default -> false;
         };
     }
