@@ -10,6 +10,7 @@ import dev.homing.core.config.DefaultConfig;
 import dev.homing.core.plugins.filter.RoleFilters;
 import dev.homing.core.plugins.picker.MaxScorePicker;
 import dev.homing.protocol.arch.ModuleFloors;
+import dev.homing.protocol.arch.TimeAndRandomFloors;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
@@ -27,19 +28,9 @@ class CoreArchitectureTest {
         return FLOORS.tests(List.of("protocol"), ImportsHigherModules.class, Ping.class, Pong.class);
     }
 
-    @Test
-    void readsNoGlobalClock() {
-        CoreRules.NO_CLOCK.check(MAIN);
-    }
-
-    @Test
-    void waitsOnNoWallClock() {
-        CoreRules.NO_WAITS.check(MAIN);
-    }
-
-    @Test
-    void takesNoGlobalRandomness() {
-        CoreRules.NO_GLOBAL_RANDOM.check(MAIN);
+    @TestFactory
+    Stream<DynamicTest> timeAndRandom() {
+        return TimeAndRandomFloors.tests(CoreRules.IN_CORE, MAIN);
     }
 
     @Test

@@ -27,7 +27,7 @@ final class CoreRules {
 
     static final String CORE = "dev.homing.core..";
     static final String PLUGINS = "dev.homing.core.plugins..";
-    private static final DescribedPredicate<JavaClass> IN_CORE = resideInAPackage(CORE);
+    static final DescribedPredicate<JavaClass> IN_CORE = resideInAPackage(CORE);
 
     static final ArchRule NO_CLOCK = TimeAndRandomRules.noClockReads(IN_CORE);
     static final ArchRule NO_WAITS = TimeAndRandomRules.noWaitsOnTheClock(IN_CORE);

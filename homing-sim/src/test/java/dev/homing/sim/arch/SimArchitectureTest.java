@@ -10,6 +10,7 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.lang.ArchRule;
 import dev.homing.protocol.arch.ModuleFloors;
+import dev.homing.protocol.arch.TimeAndRandomFloors;
 import dev.homing.protocol.arch.TimeAndRandomRules;
 import dev.homing.sim.archfixture.ImportsHigherModules;
 import dev.homing.sim.archfixture.cycle.Ping;
@@ -53,19 +54,9 @@ class SimArchitectureTest {
         assertThat(MAIN.contain(RealTimeEngineDriver.class)).isTrue();
     }
 
-    @Test
-    void engineReadsNoGlobalClock() {
-        NO_CLOCK.check(MAIN);
-    }
-
-    @Test
-    void engineWaitsOnNoWallClock() {
-        NO_WAITS.check(MAIN);
-    }
-
-    @Test
-    void engineTakesNoGlobalRandomness() {
-        NO_GLOBAL_RANDOM.check(MAIN);
+    @TestFactory
+    Stream<DynamicTest> engineTimeAndRandom() {
+        return TimeAndRandomFloors.tests(MODEL, MAIN);
     }
 
     /** The exemption is needed, and for that class alone: without it only RealTimeEngineDriver breaks a rule. */
