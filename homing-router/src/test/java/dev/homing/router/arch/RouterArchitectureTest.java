@@ -6,12 +6,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.homing.core.precise.KvEventFeed;
 import dev.homing.protocol.arch.ModuleFloors;
 import dev.homing.router.RouterServer;
 import dev.homing.router.archfixture.ImportsHigherModules;
 import dev.homing.router.archfixture.cycle.Ping;
 import dev.homing.router.archfixture.cycle.pong.Pong;
 import dev.homing.router.explain.archfixture.Forwards;
+import dev.homing.router.precise.PreciseRouting;
+import dev.homing.router.precise.archfixture.NamesAPreciseProducer;
 import dev.homing.router.proxy.archfixture.RendersDecisions;
 import java.util.List;
 import java.util.stream.Stream;
@@ -21,12 +24,15 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * homing-router's floors: it uses only core and protocol, and has no package cycle. And the proxy and the explainer
- * know nothing of each other: the composition root hands the proxy how to explain a decision.
+ * know nothing of each other: the composition root hands the proxy how to explain a decision. And the router reaches
+ * core's precise producers only through {@code core.precise.KvEventFeed}, never by their classes in
+ * {@code core.plugins.prefix.precise} (issue 10: no type scans for them in the router).
  */
 class RouterArchitectureTest {
 
     private static final String PROXY = "dev.homing.router.proxy..";
     private static final String EXPLAIN = "dev.homing.router.explain..";
+    private static final String PRECISE_PLUGINS = "dev.homing.core.plugins.prefix.precise..";
 
     static final ArchRule PROXY_WITHOUT_EXPLAIN = noClasses().that().resideInAPackage(PROXY)
             .should().dependOnClassesThat().resideInAPackage(EXPLAIN)
@@ -34,6 +40,9 @@ class RouterArchitectureTest {
     static final ArchRule EXPLAIN_WITHOUT_PROXY = noClasses().that().resideInAPackage(EXPLAIN)
             .should().dependOnClassesThat().resideInAPackage(PROXY)
             .because("explaining a decision forwards nothing");
+    static final ArchRule PRECISE_THROUGH_THE_FEED = noClasses().that().resideInAPackage("dev.homing.router..")
+            .should().dependOnClassesThat().resideInAPackage(PRECISE_PLUGINS)
+            .because("the router reaches precise producers only through core.precise.KvEventFeed");
 
     private static final ModuleFloors FLOORS = ModuleFloors.of(RouterServer.class);
     private static final JavaClasses MAIN = FLOORS.main();
@@ -59,5 +68,24 @@ class RouterArchitectureTest {
                 .contains(RendersDecisions.class.getName(), "dev.homing.router.explain.DecisionJson");
         assertThat(violationsOf(EXPLAIN_WITHOUT_PROXY, Forwards.class))
                 .contains(Forwards.class.getName(), "dev.homing.router.proxy.Upstream");
+    }
+
+    @Test
+    void reachesPreciseProducersOnlyThroughTheFeed() {
+        PRECISE_THROUGH_THE_FEED.check(MAIN);
+    }
+
+    /** The rule passes because the router uses the feed, not because it never meets a precise producer. */
+    @Test
+    void theRouterUsesTheFeed() {
+        assertThat(MAIN.get(PreciseRouting.class).getDirectDependenciesFromSelf())
+                .anyMatch(d -> d.getTargetClass().isEquivalentTo(KvEventFeed.class));
+    }
+
+    @Test
+    void thePreciseRuleCatchesAProducerNamedByTheRouter() {
+        assertThat(violationsOf(PRECISE_THROUGH_THE_FEED, NamesAPreciseProducer.class))
+                .contains(NamesAPreciseProducer.class.getName(),
+                        "dev.homing.core.plugins.prefix.precise.PrecisePrefixCacheProducer");
     }
 }
