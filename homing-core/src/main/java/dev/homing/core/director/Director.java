@@ -8,6 +8,7 @@ import dev.homing.core.framework.request.InferenceRequest;
 import dev.homing.core.framework.requestcontrol.Admitter;
 import dev.homing.core.framework.requestcontrol.DataProducer;
 import dev.homing.core.framework.requestcontrol.PreRequest;
+import dev.homing.core.framework.requestcontrol.Rerouted;
 import dev.homing.core.framework.scheduling.Cycle;
 import dev.homing.core.framework.scheduling.PrefixMatch;
 import dev.homing.core.framework.scheduling.SchedulingException;
@@ -83,7 +84,33 @@ public final class Director {
                 leases.forEach(Lease::close);
                 throw e;
             }
-            return new Dispatch(cycle, result, leases, p.responseHooks());
+            return new Dispatch(this, p, cycle, result, leases);
+        } finally {
+            decisionLock.unlock();
+        }
+    }
+
+    /**
+     * Moves a placed request to the endpoint that served it (see {@link Dispatch#servedBy}), under the decision lock:
+     * the next decision sees the load and the prefix blocks where they are.
+     */
+    void reroute(Dispatch dispatch, RoutingPolicy p, EndpointState served) {
+        decisionLock.lock();
+        try {
+            EndpointState picked = dispatch.target();
+            if (dispatch.isClosed() || picked.name().equals(served.name())) {
+                return;
+            }
+            // The cycle's own view of the endpoint, whose index is the one the cycle's prefix match uses; an endpoint
+            // that joined since the decision has no match in it and is credited the whole prompt.
+            EndpointState inCycle = dispatch.cycle().snapshot().get(served.name());
+            EndpointState to = inCycle != null ? inCycle : served;
+            if (!dispatch.moveTo(to, lease(dispatch.cycle(), to, inCycle != null))) {
+                return;
+            }
+            for (Rerouted r : p.rerouted()) {
+                r.rerouted(dispatch.cycle(), picked, to);
+            }
         } finally {
             decisionLock.unlock();
         }
@@ -142,19 +169,19 @@ public final class Director {
 
     private static List<Lease> credit(Cycle cycle, SchedulingResult result) {
         List<Lease> leases = new ArrayList<>(2);
-        leases.add(lease(cycle, result.target()));
+        leases.add(lease(cycle, result.target(), true));
         EndpointState prefill = result.prefillTarget();
         if (prefill != null) {
-            leases.add(lease(cycle, prefill));
+            leases.add(lease(cycle, prefill, true));
         }
         return leases;
     }
 
     /** Credits the tokens the request will add: prompt tokens the endpoint does not already hold, plus output. */
-    private static Lease lease(Cycle cycle, EndpointState target) {
+    private static Lease lease(Cycle cycle, EndpointState target, boolean inCycle) {
         InferenceRequest r = cycle.request();
         long prompt = cycle.promptTokens();
-        long cached = PrefixMatch.cachedTokens(cycle, target, prompt);
+        long cached = inCycle ? PrefixMatch.cachedTokens(cycle, target, prompt) : 0;
         int maxTokens = r.fields().maxTokens();
         // llm-d's token estimator: without max_tokens, expect output of 1.5x the prompt.
         long output = maxTokens > 0 ? maxTokens : Math.round(prompt * 1.5);

@@ -6,40 +6,47 @@ import dev.homing.core.framework.requestcontrol.Outcome;
 import dev.homing.core.framework.requestcontrol.ResponseHooks;
 import dev.homing.core.framework.scheduling.Cycle;
 import dev.homing.core.framework.scheduling.SchedulingResult;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A request that has been placed: where it goes, the load it holds, and the hooks to tell as its response passes.
- * Use it in try-with-resources: {@link #close()} releases the load and runs the completion hooks exactly once, on
- * every path. Call {@link #complete(Outcome)} first to say how it ended; a dispatch closed without one ended in error.
+ * Use it in try-with-resources, or close it on every path that ends the request: {@link #close()} releases the load
+ * and runs the completion hooks exactly once. Call {@link #complete(Outcome)} first to say how it ended; a dispatch
+ * closed without one ended in error.
  */
 public final class Dispatch implements AutoCloseable {
 
+    private final Director director;
+    private final RoutingPolicy policy;
     private final Cycle cycle;
-    private final SchedulingResult result;
-    private final List<Lease> leases;
     private final List<ResponseHooks> hooks;
-    private final AtomicBoolean closed = new AtomicBoolean();
+    /** The target's lease first, then the prefill endpoint's (disaggregated serving); guarded by this. */
+    private final List<Lease> leases;
+    private volatile SchedulingResult result;
+    private boolean closed; // guarded by this
     private volatile Outcome outcome;
 
-    Dispatch(Cycle cycle, SchedulingResult result, List<Lease> leases, List<ResponseHooks> hooks) {
+    Dispatch(Director director, RoutingPolicy policy, Cycle cycle, SchedulingResult result, List<Lease> leases) {
+        this.director = director;
+        this.policy = policy;
         this.cycle = cycle;
         this.result = result;
-        this.leases = List.copyOf(leases);
-        this.hooks = hooks;
+        this.leases = new ArrayList<>(leases);
+        this.hooks = policy.responseHooks();
     }
 
     public Cycle cycle() {
         return cycle;
     }
 
+    /** The decision, with the endpoint that served the request first if the gateway said it was another. */
     public SchedulingResult result() {
         return result;
     }
 
-    /** Where the request goes. */
+    /** Where the request goes (or went, once the gateway said so). */
     public EndpointState target() {
         return result.target();
     }
@@ -50,14 +57,16 @@ public final class Dispatch implements AutoCloseable {
     }
 
     public void onHeaders(int status, Map<String, String> extraHeaders) {
+        SchedulingResult r = result;
         for (ResponseHooks h : hooks) {
-            h.onHeaders(cycle, result, status, extraHeaders);
+            h.onHeaders(cycle, r, status, extraHeaders);
         }
     }
 
     public void onBodyChunk(byte[] chunk, int offset, int length) {
+        SchedulingResult r = result;
         for (ResponseHooks h : hooks) {
-            h.onBodyChunk(cycle, result, chunk, offset, length);
+            h.onBodyChunk(cycle, r, chunk, offset, length);
         }
     }
 
@@ -66,9 +75,37 @@ public final class Dispatch implements AutoCloseable {
      * response starts; calling again, or never (closing implies it), is harmless.
      */
     public void firstToken() {
-        for (Lease l : leases) {
+        for (Lease l : leasesNow()) {
             l.prefillDone();
         }
+    }
+
+    /**
+     * The gateway reports that {@code served} served the request, not the picked target (it went down the fallback
+     * list, or the gateway chose for itself): the load credited at the pick moves there, and so does what the pick
+     * recorded (prefix ownership, the newcomer spreader's mark), under the decision lock. Does nothing when
+     * {@code served} is the target already or the request has ended.
+     */
+    public void servedBy(EndpointState served) {
+        director.reroute(this, policy, served);
+    }
+
+    /**
+     * Swaps the target's lease for {@code fresh} on {@code served}; false (and {@code fresh} released) when the
+     * dispatch has closed meanwhile.
+     */
+    boolean moveTo(EndpointState served, Lease fresh) {
+        Lease old;
+        synchronized (this) {
+            if (closed) {
+                fresh.close();
+                return false;
+            }
+            old = leases.set(0, fresh);
+            result = result.servedBy(served);
+        }
+        old.close();
+        return true;
     }
 
     /** Records how the request ended; the first call wins. */
@@ -78,22 +115,32 @@ public final class Dispatch implements AutoCloseable {
         }
     }
 
-    public boolean isClosed() {
-        return closed.get();
+    public synchronized boolean isClosed() {
+        return closed;
+    }
+
+    private synchronized List<Lease> leasesNow() {
+        return List.copyOf(leases);
     }
 
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
+        List<Lease> held;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            held = List.copyOf(leases);
         }
         try {
             Outcome how = outcome != null ? outcome : Outcome.of(Outcome.Cause.ERROR, 0);
+            SchedulingResult r = result;
             for (ResponseHooks h : hooks) {
-                h.onComplete(cycle, result, how);
+                h.onComplete(cycle, r, how);
             }
         } finally {
-            for (Lease l : leases) {
+            for (Lease l : held) {
                 l.close();
             }
         }

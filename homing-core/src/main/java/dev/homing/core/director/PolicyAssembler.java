@@ -4,6 +4,7 @@ import dev.homing.core.framework.plugin.Plugin;
 import dev.homing.core.framework.requestcontrol.Admitter;
 import dev.homing.core.framework.requestcontrol.DataProducer;
 import dev.homing.core.framework.requestcontrol.PreRequest;
+import dev.homing.core.framework.requestcontrol.Rerouted;
 import dev.homing.core.framework.requestcontrol.ResponseHooks;
 import dev.homing.core.framework.scheduling.ProfileHandler;
 import dev.homing.core.framework.scheduling.Scheduler;
@@ -26,6 +27,7 @@ public final class PolicyAssembler {
         List<DataProducer> producers = new ArrayList<>();
         List<Admitter> admitters = new ArrayList<>();
         List<PreRequest> preRequests = new ArrayList<>();
+        List<Rerouted> rerouted = new ArrayList<>();
         List<ResponseHooks> hooks = new ArrayList<>();
         for (Plugin p : plugins) {
             if (p instanceof DataProducer d) {
@@ -37,10 +39,14 @@ public final class PolicyAssembler {
             if (p instanceof PreRequest pre) {
                 preRequests.add(pre);
             }
+            if (p instanceof Rerouted r) {
+                rerouted.add(r);
+            }
             if (p instanceof ResponseHooks h) {
                 hooks.add(h);
             }
         }
-        return new RoutingPolicy(new Scheduler(handler, profiles), producers, admitters, preRequests, hooks);
+        return new RoutingPolicy(new Scheduler(handler, profiles), producers, admitters, preRequests, rerouted,
+                hooks);
     }
 }

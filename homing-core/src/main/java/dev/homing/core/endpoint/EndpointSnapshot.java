@@ -44,6 +44,19 @@ public final class EndpointSnapshot {
         return byName.get(name);
     }
 
+    /**
+     * The endpoint at {@code host:port} (the form of {@link Endpoint#address()}, which gateways report back), or null.
+     * A scan: it is asked once for a request the gateway served elsewhere, not on every decision.
+     */
+    public EndpointState byAddress(String address) {
+        for (EndpointState e : endpoints) {
+            if (e.endpoint().address().equals(address)) {
+                return e;
+            }
+        }
+        return null;
+    }
+
     public int size() {
         return endpoints.size();
     }

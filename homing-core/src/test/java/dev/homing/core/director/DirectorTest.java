@@ -130,7 +130,7 @@ class DirectorTest {
         RoutingPolicy base = director.policy();
         PreRequest failing = new FailingHook();
         director.setPolicy(new RoutingPolicy(base.scheduler(), base.producers(), base.admitters(),
-                List.of(failing), base.responseHooks()));
+                List.of(failing), List.of(), base.responseHooks()));
         assertThatThrownBy(() -> director.dispatch(Requests.completion("x"))).hasMessage("boom");
         for (EndpointState e : pool.snapshot().endpoints()) {
             assertThat(e.inFlightRequests()).isZero();

@@ -1,8 +1,10 @@
 package dev.homing.core.framework.scheduling;
 
 import dev.homing.core.endpoint.EndpointState;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -38,6 +40,25 @@ public record SchedulingResult(Map<String, ProfileResult> profiles, String prima
         }
         EndpointState prefill = profiles.get(prefillProfile).target();
         return prefill == target() ? null : prefill;
+    }
+
+    /**
+     * This result with {@code served} first among the primary profile's targets (the other targets keep their order
+     * after it): what the hooks that run later see when the gateway served the request elsewhere.
+     */
+    public SchedulingResult servedBy(EndpointState served) {
+        ProfileResult p = primary();
+        List<EndpointState> targets = new ArrayList<>(p.targets().size() + 1);
+        targets.add(served);
+        for (EndpointState t : p.targets()) {
+            if (!t.name().equals(served.name())) {
+                targets.add(t);
+            }
+        }
+        Map<String, ProfileResult> all = new LinkedHashMap<>(profiles);
+        all.put(primaryProfile, new ProfileResult(p.profile(), p.filters(), p.candidates(), p.scores(), p.totals(),
+                targets));
+        return new SchedulingResult(all, primaryProfile, prefillProfile);
     }
 
     public ProfileResult primary() {

@@ -7,6 +7,7 @@ import dev.homing.core.framework.plugin.PluginConfigException;
 import dev.homing.core.framework.plugin.PluginContext;
 import dev.homing.core.framework.plugin.PluginType;
 import dev.homing.core.framework.requestcontrol.PreRequest;
+import dev.homing.core.framework.requestcontrol.Rerouted;
 import dev.homing.core.framework.scheduling.Cycle;
 import dev.homing.core.framework.scheduling.CycleKey;
 import dev.homing.core.framework.scheduling.PrefixMatch;
@@ -27,7 +28,7 @@ import java.util.Map;
  * others from least to most recently used; rank r scores {@code 1 − r/(N−1)}. The order is a bounded LRU
  * ({@code lruSize}, default 1024) updated after the pick, for cold requests only.
  */
-public final class NoHitLruScorer extends NamedPlugin implements Scorer, PreRequest {
+public final class NoHitLruScorer extends NamedPlugin implements Scorer, PreRequest, Rerouted {
 
     public static final String TYPE = "no-hit-lru-scorer";
     public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, NoHitLruScorer::create);
@@ -104,6 +105,17 @@ public final class NoHitLruScorer extends NamedPlugin implements Scorer, PreRequ
             if (result.prefillTarget() != null) {
                 lru.put(result.prefillTarget().name(), Boolean.TRUE);
             }
+        }
+    }
+
+    /** A newcomer the gateway served elsewhere was received there: that endpoint becomes the most recently used. */
+    @Override
+    public void rerouted(Cycle cycle, EndpointState picked, EndpointState served) {
+        if (!Boolean.TRUE.equals(cycle.get(COLD))) {
+            return;
+        }
+        synchronized (lru) {
+            lru.put(served.name(), Boolean.TRUE);
         }
     }
 

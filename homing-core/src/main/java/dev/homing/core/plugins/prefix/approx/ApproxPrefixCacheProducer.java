@@ -8,6 +8,7 @@ import dev.homing.core.framework.plugin.PluginContext;
 import dev.homing.core.framework.plugin.PluginType;
 import dev.homing.core.framework.requestcontrol.DataProducer;
 import dev.homing.core.framework.requestcontrol.PreRequest;
+import dev.homing.core.framework.requestcontrol.Rerouted;
 import dev.homing.core.framework.scheduling.Cycle;
 import dev.homing.core.framework.scheduling.CycleKey;
 import dev.homing.core.framework.scheduling.PrefixMatch;
@@ -26,7 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code maxPrefixBlocksToMatch} 256, {@code maxPrefixTokensToMatch} 0 (off), {@code lruCapacityPerServer} 31,250.
  * Homing adds {@code maxIndexedBlocks} (1,000,000): one bound for the whole index whatever the number of endpoints.
  */
-public final class ApproxPrefixCacheProducer extends NamedPlugin implements DataProducer, PreRequest {
+public final class ApproxPrefixCacheProducer extends NamedPlugin implements DataProducer, PreRequest, Rerouted {
 
     public static final String TYPE = "approx-prefix-cache-producer";
     public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, ApproxPrefixCacheProducer::create);
@@ -38,6 +39,8 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
 
     /** This producer's own: a precise producer's fallback is another instance, whose hashes may be another size. */
     private final CycleKey<Hashed> hashes = CycleKey.of("approx-prefix-hashes", Hashed.class);
+    /** Leading blocks each endpoint held at the decision, by snapshot index: what a reroute leaves the pick. */
+    private final CycleKey<int[]> matches = CycleKey.of("approx-prefix-matched", int[].class);
     private final boolean autoTune;
     private final int configuredBlockSizeTokens;
     private final int maxBlocks;
@@ -116,6 +119,7 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
             h = cycle.get(hashes);
         }
         int[] matched = index.match(h.hashes(), candidates, cycle.snapshot().size());
+        cycle.put(matches, matched);
         cycle.put(PrefixMatch.KEY, new PrefixMatch(matched, h.hashes().length, h.blockSizeTokens()));
         int best = 0;
         for (int m : matched) {
@@ -151,6 +155,22 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
         if (prefill != null) {
             record(prefill, h);
         }
+    }
+
+    /**
+     * The gateway served the request elsewhere: the blocks the pick did not hold before are no longer guessed to be
+     * there (those it held stay: they were there before this request), and the endpoint that served holds them all.
+     */
+    @Override
+    public void rerouted(Cycle cycle, EndpointState picked, EndpointState served) {
+        Hashed h = cycle.get(hashes);
+        if (h == null || h.hashes().length == 0) {
+            return;
+        }
+        int[] matched = cycle.get(matches);
+        int held = matched == null || picked.index() >= matched.length ? 0 : matched[picked.index()];
+        index.forget(picked.name(), h.hashes(), held);
+        record(served, h);
     }
 
     private void record(EndpointState target, Hashed h) {

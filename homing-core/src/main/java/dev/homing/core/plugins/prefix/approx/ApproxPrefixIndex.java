@@ -137,6 +137,30 @@ public final class ApproxPrefixIndex {
         }
     }
 
+    /**
+     * Forgets that {@code endpoint} was sent the blocks {@code hashes[from..]}: a request recorded for it was served
+     * elsewhere.
+     */
+    public void forget(String endpoint, long[] hashes, int from) {
+        lock.lock();
+        try {
+            Holder h = holders.get(endpoint);
+            if (h == null) {
+                return;
+            }
+            for (int i = Math.max(0, from); i < hashes.length; i++) {
+                for (Entry e = byHash.get(hashes[i]); e != null; e = e.sameHashNext) {
+                    if (e.holder == h) {
+                        remove(e);
+                        break;
+                    }
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Forgets an endpoint that left the pool. */
     public void removeEndpoint(String endpoint) {
         lock.lock();

@@ -10,6 +10,7 @@ import dev.homing.core.framework.plugin.PluginType;
 import dev.homing.core.framework.request.TokenSource;
 import dev.homing.core.framework.requestcontrol.DataProducer;
 import dev.homing.core.framework.requestcontrol.PreRequest;
+import dev.homing.core.framework.requestcontrol.Rerouted;
 import dev.homing.core.framework.scheduling.Cycle;
 import dev.homing.core.framework.scheduling.CycleKey;
 import dev.homing.core.framework.scheduling.PrefixMatch;
@@ -45,7 +46,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * Redis-backed index when its replicas share state, in memory otherwise). Its lookup starts in {@link #prepare}, before the decision
  * lock, so an index with remote state does its round trip there.
  */
-public final class PrecisePrefixCacheProducer extends NamedPlugin implements DataProducer, PreRequest, KvEventFeed {
+public final class PrecisePrefixCacheProducer extends NamedPlugin implements DataProducer, PreRequest, Rerouted, KvEventFeed {
 
     public static final String TYPE = "precise-prefix-cache-producer";
     public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, PrecisePrefixCacheProducer::create);
@@ -205,6 +206,21 @@ public final class PrecisePrefixCacheProducer extends NamedPlugin implements Dat
         index.holdSpeculatively(result.target().name(), keys, until);
         if (result.prefillTarget() != null) {
             index.holdSpeculatively(result.prefillTarget().name(), keys, until);
+        }
+    }
+
+    /**
+     * The gateway served the request elsewhere: with speculative indexing, the endpoint that served holds the prompt
+     * speculatively until its KV events arrive (the pick's hold expires by itself). The pods' events stay the truth.
+     */
+    @Override
+    public void rerouted(Cycle cycle, EndpointState picked, EndpointState served) {
+        Prepared p = cycle.get(prepared);
+        long[] keys = p == null ? null : p.keys();
+        if (keys == null) {
+            fallback.rerouted(cycle, picked, served);
+        } else if (speculative) {
+            index.holdSpeculatively(served.name(), keys, ticker.nanos() + speculativeTtlNanos);
         }
     }
 
