@@ -24,12 +24,19 @@ import java.util.function.Consumer;
  *                           producer), or null for none: those plugins then fall back
  * @param redisUrl           a Redis shared by the pool's router replicas ({@code redis://host:port}), or null for none:
  *                           with one, the precise index and the requests in flight are shared through it
+ * @param proxy              whether the API port (the OpenAI-compatible HTTP proxy) runs
+ * @param extProcPort        the Envoy ext_proc gRPC port (llm-d: 9002), 0 for a free one, -1 for none
+ * @param healthPort         the gRPC health port (llm-d: 9003), 0 for a free one, -1 for none
+ * @param secureServing      whether the ext_proc port speaks TLS (llm-d's default), with a certificate from
+ *                           {@code certPath} or, without one, made at start
+ * @param certPath           a directory holding {@code tls.crt} and {@code tls.key}, or null
  */
 public record RouterOptions(String host, int port, String adminHost, int adminPort, List<Endpoint> endpoints,
                             Duration scrapeInterval, Duration scrapeTimeout, Duration modelsInterval,
                             int maxBodyBytes, Duration connectTimeout, Duration responseTimeout, int maxAttempts,
                             boolean creditUnreflected, long seed, String poolName, Path configFile,
-                            boolean precise, Duration configPollInterval, TokenSource tokenSource, String redisUrl) {
+                            boolean precise, Duration configPollInterval, TokenSource tokenSource, String redisUrl,
+                            boolean proxy, int extProcPort, int healthPort, boolean secureServing, Path certPath) {
 
     public RouterOptions {
         endpoints = List.copyOf(endpoints);
@@ -38,7 +45,8 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
     public static RouterOptions defaults(List<Endpoint> endpoints) {
         return new RouterOptions("127.0.0.1", 8000, "127.0.0.1", 9090, endpoints, Duration.ofMillis(50),
                 Duration.ofSeconds(1), Duration.ofSeconds(5), 32 << 20, Duration.ofSeconds(2), Duration.ofMinutes(10),
-                3, true, System.nanoTime(), "homing", null, false, Duration.ofSeconds(1), null, null);
+                3, true, System.nanoTime(), "homing", null, false, Duration.ofSeconds(1), null, null,
+                true, -1, -1, true, null);
     }
 
     /** A copy with some options changed. */
@@ -70,6 +78,11 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
         public Duration configPollInterval;
         public TokenSource tokenSource;
         public String redisUrl;
+        public boolean proxy;
+        public int extProcPort;
+        public int healthPort;
+        public boolean secureServing;
+        public Path certPath;
 
         Builder(RouterOptions o) {
             host = o.host;
@@ -92,12 +105,18 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
             configPollInterval = o.configPollInterval;
             tokenSource = o.tokenSource;
             redisUrl = o.redisUrl;
+            proxy = o.proxy;
+            extProcPort = o.extProcPort;
+            healthPort = o.healthPort;
+            secureServing = o.secureServing;
+            certPath = o.certPath;
         }
 
         RouterOptions build() {
             return new RouterOptions(host, port, adminHost, adminPort, endpoints, scrapeInterval, scrapeTimeout,
                     modelsInterval, maxBodyBytes, connectTimeout, responseTimeout, maxAttempts, creditUnreflected, seed,
-                    poolName, configFile, precise, configPollInterval, tokenSource, redisUrl);
+                    poolName, configFile, precise, configPollInterval, tokenSource, redisUrl, proxy, extProcPort,
+                    healthPort, secureServing, certPath);
         }
     }
 }

@@ -17,6 +17,9 @@ import dev.homing.router.config.ConfigWatch;
 import dev.homing.router.config.PolicySource;
 import dev.homing.router.explain.DecisionJson;
 import dev.homing.router.explain.ScheduleHandler;
+import dev.homing.router.extproc.EndpointPicker;
+import dev.homing.router.extproc.GrpcPort;
+import dev.homing.router.extproc.PickerHealth;
 import dev.homing.router.http.HttpPort;
 import dev.homing.router.http.RequestIntake;
 import dev.homing.router.metrics.RouterMetrics;
@@ -35,8 +38,8 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * A running router: the API port (OpenAI-compatible proxy), the admin port, the scraper, and the director between
- * them. The composition root of the router module: its constructor lists the parts in the order they start.
+ * A running router: the API port (OpenAI-compatible proxy), the ext_proc port (the same decisions for a gateway),
+ * the admin and health ports, the scraper, and the director between them. The composition root of the router module: its constructor lists the parts in the order they start.
  */
 public final class RouterServer implements AutoCloseable {
 
@@ -52,6 +55,9 @@ public final class RouterServer implements AutoCloseable {
     private final Director director;
     private final HttpPort admin;
     private final HttpPort api;
+    private final GrpcPort extProc;
+    private final GrpcPort health;
+    private final PickerHealth pickerHealth = new PickerHealth(false);
 
     private RouterServer(RouterOptions options) throws ConfigException {
         this.options = options;
@@ -94,8 +100,20 @@ public final class RouterServer implements AutoCloseable {
                     new ScheduleHandler(director, catalog, intake));
             this.admin = parts.add(new HttpPort("admin", options.adminHost(), options.adminPort(),
                     adminHandlers::register), HttpPort::start);
-            this.api = parts.add(new HttpPort("API", options.host(), options.port(),
+            this.api = !options.proxy() ? null : parts.add(new HttpPort("API", options.host(), options.port(),
                     new ApiRoutes(relay, new ModelsHandler(catalog))::register), HttpPort::start);
+            // ext_proc: the same director, asked by a gateway (Envoy and those built on it) instead of a client
+            this.extProc = options.extProcPort() < 0 ? null : parts.add(new GrpcPort("ext_proc", options.host(),
+                    options.extProcPort(), extProcSecurity(options), options.maxBodyBytes() + (1 << 20),
+                    new EndpointPicker(director, intake, catalog, metrics.requests(), ticker,
+                            options.maxBodyBytes())), GrpcPort::start);
+            // health last: ready once every part runs (a static pool is synced at once)
+            this.health = options.healthPort() < 0 ? null : parts.add(new GrpcPort("gRPC health", options.host(),
+                    options.healthPort(), new GrpcPort.Security.Plaintext(), 1 << 16, pickerHealth),
+                    h -> {
+                        h.start();
+                        pickerHealth.setSynced(true);
+                    });
             if (options.configFile() != null) {
                 parts.add(new ConfigWatch(options.configPollInterval(), this::reload), ConfigWatch::start);
             }
@@ -105,6 +123,14 @@ public final class RouterServer implements AutoCloseable {
             parts.closeAfter(e);
             throw e;
         }
+    }
+
+    private static GrpcPort.Security extProcSecurity(RouterOptions o) {
+        if (!o.secureServing()) {
+            return new GrpcPort.Security.Plaintext();
+        }
+        return o.certPath() != null ? new GrpcPort.Security.Files(o.certPath())
+                : new GrpcPort.Security.SelfSigned(List.of(o.host()));
     }
 
     /**
@@ -161,8 +187,24 @@ public final class RouterServer implements AutoCloseable {
                 .toList();
     }
 
+    /** The API port, or -1 when the HTTP proxy is off. */
     public int port() {
-        return api.port();
+        return api == null ? -1 : api.port();
+    }
+
+    /** The ext_proc port, or -1 when it is off. */
+    public int extProcPort() {
+        return extProc == null ? -1 : extProc.port();
+    }
+
+    /** The gRPC health port, or -1 when it is off. */
+    public int healthPort() {
+        return health == null ? -1 : health.port();
+    }
+
+    /** What the gRPC health service answers. */
+    public PickerHealth health() {
+        return pickerHealth;
     }
 
     public int adminPort() {

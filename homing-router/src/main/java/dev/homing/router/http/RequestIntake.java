@@ -50,7 +50,8 @@ public final class RequestIntake {
         return parse(api == null ? guessApi(body) : api, body, headers(req));
     }
 
-    Result parse(ApiKind api, byte[] body, Map<String, String> headers) {
+    /** Parses a body read elsewhere (the ext_proc server gathers it from the gateway's chunks). */
+    public Result parse(ApiKind api, byte[] body, Map<String, String> headers) {
         RoutingFields fields;
         try {
             fields = RequestParser.parse(api, body);

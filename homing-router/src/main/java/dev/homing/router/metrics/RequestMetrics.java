@@ -75,7 +75,7 @@ public final class RequestMetrics {
                              long cached) {
         running.labelValues(model).dec();
         duration.labelValues(model, target).observe(seconds);
-        if (status >= 400 || status == 0) {
+        if (status >= 400 || status == 0) { // -1: the response was never seen (a gateway that does not report it)
             errors.labelValues(model, target, status == 0 ? "none" : Integer.toString(status)).inc();
         }
         if (prompt >= 0) {

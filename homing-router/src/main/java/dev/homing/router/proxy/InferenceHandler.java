@@ -151,12 +151,12 @@ public final class InferenceHandler {
     }
 
     /**
-     * The client's headers without those only the router may set, plus those pre-request plugins set (P/D's
-     * prefiller address, for instance).
+     * The client's headers without those that stop at the router (those only it may set, those that steer it), plus
+     * those pre-request plugins set (P/D's prefiller address, for instance).
      */
     private static Map<String, String> withPluginHeaders(Map<String, String> client, Map<String, String> plugins) {
         Map<String, String> merged = new HashMap<>(client);
-        merged.keySet().removeIf(GatewayHeaders::routerOwned);
+        merged.keySet().removeIf(GatewayHeaders::stopsAtRouter);
         plugins.forEach((k, v) -> merged.put(k.toLowerCase(Locale.ROOT), v));
         return merged;
     }

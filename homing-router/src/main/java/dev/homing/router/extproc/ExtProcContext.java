@@ -1,0 +1,17 @@
+package dev.homing.router.extproc;
+
+import dev.homing.core.director.Director;
+import dev.homing.core.time.Ticker;
+import dev.homing.router.http.RequestIntake;
+import dev.homing.router.metrics.RequestMetrics;
+import dev.homing.router.scrape.EndpointCatalog;
+
+/**
+ * What every ext_proc stream shares with the HTTP proxy: the same director decides, the same intake reads a request,
+ * the same catalog says which endpoints serve a model, the same metrics count it.
+ *
+ * @param maxBodyBytes the largest request body gathered (413 above it), as the proxy's
+ */
+record ExtProcContext(Director director, RequestIntake intake, EndpointCatalog catalog, RequestMetrics metrics,
+                      Ticker ticker, int maxBodyBytes) {
+}

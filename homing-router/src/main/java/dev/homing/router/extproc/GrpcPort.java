@@ -1,0 +1,124 @@
+package dev.homing.router.extproc;
+
+import io.grpc.BindableService;
+import io.grpc.InsecureServerCredentials;
+import io.grpc.Server;
+import io.grpc.ServerCredentials;
+import io.grpc.TlsServerCredentials;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One of the router's gRPC ports (ext_proc, health): listening from {@link #start()} to {@link #close()}. Calls run on
+ * virtual threads, so a call that waits holds no other.
+ */
+public final class GrpcPort implements AutoCloseable {
+
+    /** How the port speaks: plaintext, TLS with a certificate made at start, or TLS with the given one. */
+    public sealed interface Security {
+        /** Plaintext ({@code --secure-serving=false}; health, which Kubernetes probes speak). */
+        record Plaintext() implements Security {
+        }
+
+        /** A self-signed certificate for the names given, made at start (llm-d's default). */
+        record SelfSigned(List<String> names) implements Security {
+        }
+
+        /** {@code tls.crt} and {@code tls.key} (PEM, the key PKCS#8) in a directory, as llm-d's {@code --cert-path}. */
+        record Files(Path directory) implements Security {
+        }
+    }
+
+    private final String what;
+    private final String host;
+    private final int port;
+    private final ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor();
+    private final Server server;
+
+    /**
+     * @param what              the port's name in errors ("ext_proc", "gRPC health")
+     * @param maxMessageBytes   the largest message accepted (a BUFFERED request body comes in one)
+     */
+    public GrpcPort(String what, String host, int port, Security security, int maxMessageBytes,
+                    BindableService... services) {
+        this.what = what;
+        this.host = host;
+        this.port = port;
+        NettyServerBuilder b = NettyServerBuilder.forAddress(new InetSocketAddress(host, port), credentials(security))
+                .executor(calls)
+                .maxInboundMessageSize(maxMessageBytes)
+                .permitKeepAliveTime(10, TimeUnit.SECONDS)
+                .permitKeepAliveWithoutCalls(true);
+        for (BindableService s : services) {
+            b.addService(s);
+        }
+        this.server = b.build();
+    }
+
+    private static ServerCredentials credentials(Security security) {
+        try {
+            return switch (security) {
+                case Security.Plaintext p -> InsecureServerCredentials.create();
+                case Security.SelfSigned s -> {
+                    SelfSignedCertificate c = SelfSignedCertificate.create(s.names(), Instant.now());
+                    yield TlsServerCredentials.create(
+                            new ByteArrayInputStream(c.certificatePem().getBytes(StandardCharsets.US_ASCII)),
+                            new ByteArrayInputStream(c.privateKeyPem().getBytes(StandardCharsets.US_ASCII)));
+                }
+                case Security.Files f -> {
+                    Path crt = f.directory().resolve("tls.crt");
+                    Path key = f.directory().resolve("tls.key");
+                    if (!java.nio.file.Files.isReadable(crt) || !java.nio.file.Files.isReadable(key)) {
+                        throw new IllegalArgumentException("--cert-path " + f.directory()
+                                + ": expected readable tls.crt and tls.key there");
+                    }
+                    yield TlsServerCredentials.create(crt.toFile(), key.toFile());
+                }
+            };
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the TLS certificate: " + e.getMessage(), e);
+        }
+    }
+
+    /** @throws IllegalStateException when the port cannot listen (in use, say) */
+    public void start() {
+        try {
+            server.start();
+        } catch (IOException e) {
+            throw new IllegalStateException("the router's " + what + " port could not listen on " + host + ":" + port
+                    + " (in use?): " + e.getMessage(), e);
+        }
+    }
+
+    /** The port listened on (the one picked, when asked for port 0). */
+    public int port() {
+        return server.getPort();
+    }
+
+    /** Stops taking calls, lets those under way end for a moment, then cuts them. */
+    @Override
+    public void close() {
+        server.shutdown();
+        try {
+            if (!server.awaitTermination(2, TimeUnit.SECONDS)) {
+                server.shutdownNow();
+                server.awaitTermination(2, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            server.shutdownNow();
+            Thread.currentThread().interrupt();
+        } finally {
+            calls.shutdownNow();
+        }
+    }
+}

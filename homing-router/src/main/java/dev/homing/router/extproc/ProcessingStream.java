@@ -1,0 +1,378 @@
+package dev.homing.router.extproc;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
+import dev.homing.core.director.Dispatch;
+import dev.homing.core.endpoint.EndpointState;
+import dev.homing.core.framework.request.InferenceRequest;
+import dev.homing.core.framework.requestcontrol.Outcome;
+import dev.homing.core.framework.scheduling.SchedulingException;
+import dev.homing.protocol.gateway.GatewayHeaders;
+import dev.homing.protocol.openai.ApiKind;
+import dev.homing.protocol.openai.OpenAiError;
+import dev.homing.router.http.RequestIntake;
+import dev.homing.router.proxy.Usage;
+import dev.homing.router.proxy.UsageScanner;
+import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode;
+import io.envoyproxy.envoy.service.ext_proc.v3.HeaderMutation;
+import io.envoyproxy.envoy.service.ext_proc.v3.HttpBody;
+import io.envoyproxy.envoy.service.ext_proc.v3.HttpHeaders;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingRequest;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
+import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * One HTTP request as Envoy's ext_proc filter streams it: request headers, body chunks and trailers in; the picker's
+ * decision out as a header mutation and dynamic metadata, with the body given back; then the response passes through
+ * and its usage is read. The gRPC stream is the request's life: whatever ends it (the response's end, the gateway
+ * closing it, a cancel, an error) releases the load credited at the pick, once.
+ *
+ * <p>Modes, as the gateway configures them (said in the first message's {@code protocol_config}; without it,
+ * llm-d's FULL_DUPLEX_STREAMED): in FULL_DUPLEX_STREAMED the headers are answered once the body is whole, and the body
+ * is given back in chunks; in BUFFERED the headers are answered at once and the routing rides on the answer to the
+ * body, where header mutations take effect. A request without a body is routed on its headers. STREAMED request
+ * bodies cannot be routed by content (the headers must be answered before the body is seen) and are refused.
+ *
+ * <p>gRPC calls one stream's callbacks one at a time, on the server's virtual threads: a decision that waits (for
+ * tokens from a pod, say) holds only its own stream.
+ */
+final class ProcessingStream implements StreamObserver<ProcessingRequest> {
+
+    private static final System.Logger LOG = System.getLogger(ProcessingStream.class.getName());
+    private static final String POD_HEADER = "x-homing-pod";
+
+    private final ExtProcContext ctx;
+    private final ServerCallStreamObserver<ProcessingResponse> out;
+    private BodySendMode requestMode = BodySendMode.FULL_DUPLEX_STREAMED;
+    private BodySendMode responseMode = BodySendMode.FULL_DUPLEX_STREAMED;
+
+    private long start;
+    private Map<String, String> headers = Map.of();
+    private String path = "";
+    private BodyBuffer body;
+    private boolean routed;
+    private boolean finished;
+    private SubsetHint subset;
+    private InferenceRequest request;
+    private Dispatch dispatch;
+
+    private int status = -1; // -1 until the response headers say
+    private UsageScanner usage;
+    private boolean firstChunk = true;
+    private boolean servedNoted;
+
+    ProcessingStream(ExtProcContext ctx, ServerCallStreamObserver<ProcessingResponse> out) {
+        this.ctx = ctx;
+        this.out = out;
+        // A cancel (the gateway's client went away) ends the request; sending after it is then a no-op, not an error.
+        out.setOnCancelHandler(() -> finish(Outcome.Cause.CLIENT_DISCONNECT));
+    }
+
+    @Override
+    public void onNext(ProcessingRequest m) {
+        if (finished) {
+            return; // an immediate response was sent: Envoy ignores anything more, and so do we
+        }
+        try {
+            if (m.hasProtocolConfig()) {
+                requestMode = m.getProtocolConfig().getRequestBodyMode();
+                responseMode = m.getProtocolConfig().getResponseBodyMode();
+            }
+            if (m.hasMetadataContext()) {
+                noteMetadata(m);
+            }
+            switch (m.getRequestCase()) {
+                case REQUEST_HEADERS -> requestHeaders(m.getRequestHeaders());
+                case REQUEST_BODY -> requestBody(m.getRequestBody());
+                case REQUEST_TRAILERS -> requestTrailers();
+                case RESPONSE_HEADERS -> responseHeaders(m.getResponseHeaders());
+                case RESPONSE_BODY -> responseBody(m.getResponseBody());
+                case RESPONSE_TRAILERS -> responseTrailers();
+                default -> {
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "ext_proc stream failed", e);
+            if (dispatch == null) {
+                refuse(OpenAiError.internal("The endpoint picker failed: " + e.getMessage()), null);
+            } else {
+                finish(Outcome.Cause.ERROR);
+                out.onError(Status.INTERNAL.withDescription(e.getMessage()).asRuntimeException());
+            }
+        }
+    }
+
+    @Override
+    public void onError(Throwable t) {
+        finish(Status.fromThrowable(t).getCode() == Status.Code.CANCELLED ? Outcome.Cause.CLIENT_DISCONNECT
+                : Outcome.Cause.ERROR);
+    }
+
+    @Override
+    public void onCompleted() {
+        // The gateway has nothing more to send: the response ended, or it does not report responses (SKIP).
+        finish(Outcome.Cause.NATURAL);
+        if (!out.isCancelled()) {
+            out.onCompleted();
+        }
+    }
+
+    private void noteMetadata(ProcessingRequest m) {
+        if (dispatch == null) {
+            List<String> hint = EnvoyMetadata.subsetHint(m.getMetadataContext());
+            if (hint != null) {
+                subset = new SubsetHint(hint);
+            }
+            return;
+        }
+        String served = servedNoted ? null : EnvoyMetadata.served(m.getMetadataContext());
+        if (served != null) {
+            servedNoted = true;
+            if (!served.equals(dispatch.target().endpoint().address())) {
+                EndpointState e = ctx.director().pool().snapshot().byAddress(served);
+                if (e != null) {
+                    dispatch.servedBy(e);
+                } else {
+                    LOG.log(System.Logger.Level.DEBUG, "the gateway says {0} served, which is no endpoint of the pool",
+                            served);
+                }
+            }
+        }
+    }
+
+    private void requestHeaders(HttpHeaders h) {
+        start = ctx.ticker().nanos();
+        headers = EnvoyHeaders.read(h.getHeaders());
+        path = requestPath(headers);
+        if (h.getEndOfStream() || requestMode == BodySendMode.NONE) {
+            route(new BodyBuffer(0, 0), false); // no body comes: route on the headers
+            return;
+        }
+        if (requestMode == BodySendMode.STREAMED) {
+            refuse(OpenAiError.internal("ext_proc request_body_mode STREAMED cannot be routed by its body: configure "
+                    + "FULL_DUPLEX_STREAMED (or BUFFERED)."), null);
+            return;
+        }
+        if (buffered(requestMode)) {
+            out.onNext(Replies.requestHeadersUnchanged()); // Envoy sends the body only once the headers are answered
+        }
+        long declared = parseLong(headers.get("content-length"));
+        body = new BodyBuffer(declared, ctx.maxBodyBytes());
+    }
+
+    private void requestBody(HttpBody b) {
+        if (routed) {
+            return;
+        }
+        if (body == null) { // a body without headers first: a broken client
+            refuse(OpenAiError.badRequest("Request body before request headers.", null), null);
+            return;
+        }
+        if (!body.append(b.getBody())) {
+            refuse(OpenAiError.payloadTooLarge(ctx.maxBodyBytes()), null);
+            return;
+        }
+        // BUFFERED sends the whole body in one message, trailers or not; FULL_DUPLEX ends it with end_of_stream or
+        // with trailers.
+        if (b.getEndOfStream() || buffered(requestMode)) {
+            route(body, !b.getEndOfStream());
+        }
+    }
+
+    private void requestTrailers() {
+        if (!routed && body != null) {
+            route(body, true); // trailers end the body
+        }
+        if (!finished) {
+            out.onNext(Replies.requestTrailers());
+        }
+    }
+
+    /** Parses, schedules and answers; {@code trailersFollow} keeps the given-back body open for them. */
+    private void route(BodyBuffer whole, boolean trailersFollow) {
+        routed = true;
+        byte[] bytes = whole.bytes();
+        ApiKind api = ApiKind.forPath(path);
+        if (api == null) {
+            refuse(OpenAiError.notFound("Unknown path " + path, null), null);
+            return;
+        }
+        Map<String, String> forParse = new HashMap<>(headers);
+        forParse.keySet().removeIf(k -> k.startsWith(":"));
+        RequestIntake.Result in = ctx.intake().parse(api, bytes, forParse);
+        if (in.error() != null) {
+            ctx.metrics().rejected("", in.error().status());
+            refuse(in.error(), null);
+            return;
+        }
+        request = in.request();
+        if (subset != null && subset.isEmpty()) {
+            ctx.metrics().rejected(request.model(), 503);
+            refuse(OpenAiError.serviceUnavailable("The gateway's endpoint subset is empty."), "rejected-no-endpoints");
+            return;
+        }
+        String model = request.targetModel();
+        long t0 = ctx.ticker().nanos();
+        try {
+            SubsetHint allowed = subset;
+            dispatch = ctx.director().dispatch(request, e -> ctx.catalog().serves(e.name(), model)
+                    && (allowed == null || allowed.allows(e)));
+            ctx.metrics().scheduled(true, (ctx.ticker().nanos() - t0) / 1e9);
+        } catch (SchedulingException e) {
+            ctx.metrics().scheduled(false, (ctx.ticker().nanos() - t0) / 1e9);
+            ctx.metrics().rejected(request.model(), e.status());
+            String reason = e.status() == 429 ? "rejected-saturated" : "rejected-no-endpoints";
+            String why = subset != null ? e.getMessage() + " (within the gateway's subset " + subset + ")"
+                    : e.getMessage();
+            refuse(OpenAiError.refused(e.status(), why), reason);
+            return;
+        }
+        ctx.metrics().requestStarted(request.model(), model);
+        String destination = dispatch.targets().stream().map(t -> t.endpoint().address())
+                .collect(Collectors.joining(","));
+        HeaderMutation mutation = mutation(destination, bytes.length);
+        var metadata = EnvoyMetadata.destination(destination);
+        if (buffered(requestMode)) {
+            out.onNext(Replies.requestBodyRouted(mutation, metadata));
+            return;
+        }
+        out.onNext(Replies.requestHeaders(mutation, metadata));
+        if (bytes.length > 0) {
+            // The array is never written again: Envoy can be handed slices of it as they are.
+            Replies.streamedBody(UnsafeByteOperations.unsafeWrap(bytes), true, !trailersFollow, out::onNext);
+        }
+    }
+
+    /**
+     * The destination (and fallbacks), the body's length, the headers pre-request plugins set (P/D's prefiller); the
+     * client's copies of headers that stop at the router are removed.
+     */
+    private HeaderMutation mutation(String destination, int bodyLength) {
+        HeaderMutation.Builder m = HeaderMutation.newBuilder()
+                .addSetHeaders(EnvoyHeaders.set(GatewayHeaders.DESTINATION_ENDPOINT, destination));
+        if (bodyLength > 0 || headers.containsKey("content-length")) {
+            m.addSetHeaders(EnvoyHeaders.set("content-length", Integer.toString(bodyLength)));
+        }
+        Map<String, String> plugins = dispatch.cycle().upstreamHeaders();
+        plugins.forEach((k, v) -> m.addSetHeaders(EnvoyHeaders.set(k.toLowerCase(Locale.ROOT), v)));
+        for (String h : headers.keySet()) {
+            if (GatewayHeaders.stopsAtRouter(h) && !h.equals(GatewayHeaders.DESTINATION_ENDPOINT)
+                    && !plugins.containsKey(h)) {
+                m.addRemoveHeaders(h);
+            }
+        }
+        return m.build();
+    }
+
+    private void responseHeaders(HttpHeaders h) {
+        Map<String, String> rh = EnvoyHeaders.read(h.getHeaders());
+        status = (int) Math.max(0, parseLong(rh.get(":status")));
+        boolean sse = rh.getOrDefault("content-type", "").toLowerCase(Locale.ROOT).startsWith("text/event-stream");
+        usage = new UsageScanner(sse);
+        HeaderMutation.Builder m = HeaderMutation.newBuilder();
+        if (dispatch != null) {
+            m.addSetHeaders(EnvoyHeaders.set(POD_HEADER, dispatch.target().name()));
+            Map<String, String> extra = new HashMap<>();
+            dispatch.onHeaders(status, extra);
+            extra.forEach((k, v) -> m.addSetHeaders(EnvoyHeaders.set(k.toLowerCase(Locale.ROOT), v)));
+        }
+        out.onNext(Replies.responseHeaders(m.build()));
+        if (h.getEndOfStream()) {
+            finish(Outcome.Cause.NATURAL);
+        }
+    }
+
+    private void responseBody(HttpBody b) {
+        ByteString chunk = b.getBody();
+        if (dispatch != null && !chunk.isEmpty()) {
+            if (firstChunk) {
+                firstChunk = false;
+                dispatch.firstToken(); // the pod has prefilled the prompt
+                ctx.metrics().firstToken(request.model(), request.targetModel(),
+                        (ctx.ticker().nanos() - start) / 1e9);
+            }
+            byte[] bytes = chunk.toByteArray();
+            if (usage == null) {
+                usage = new UsageScanner(false);
+            }
+            usage.accept(bytes, 0, bytes.length);
+            dispatch.onBodyChunk(bytes, 0, bytes.length);
+        }
+        if (responseMode == BodySendMode.FULL_DUPLEX_STREAMED) {
+            Replies.streamedBody(chunk, false, b.getEndOfStream(), out::onNext);
+        } else {
+            out.onNext(Replies.responseBodyUnchanged());
+        }
+        if (b.getEndOfStream()) {
+            finish(Outcome.Cause.NATURAL);
+        }
+    }
+
+    private void responseTrailers() {
+        out.onNext(Replies.responseTrailers());
+        finish(Outcome.Cause.NATURAL);
+    }
+
+    /** Envoy answers the client with {@code error}; the stream's work is over. */
+    private void refuse(OpenAiError error, String droppedReason) {
+        routed = true;
+        out.onNext(Replies.immediate(error, droppedReason));
+        finish(Outcome.Cause.ERROR);
+    }
+
+    /** Ends the request once: how it ended, its usage and metrics, and the load released. */
+    private void finish(Outcome.Cause cause) {
+        if (finished) {
+            return;
+        }
+        finished = true;
+        Dispatch d = dispatch;
+        if (d == null) {
+            return;
+        }
+        Usage u = usage == null ? Usage.UNKNOWN : usage.usage();
+        try {
+            d.complete(new Outcome(cause, Math.max(0, status), u.promptTokens(), u.completionTokens(),
+                    u.cachedTokens()));
+        } finally {
+            d.close();
+            ctx.metrics().requestEnded(request.model(), request.targetModel(), status,
+                    (ctx.ticker().nanos() - start) / 1e9, u.promptTokens(), u.completionTokens(), u.cachedTokens());
+        }
+    }
+
+    /**
+     * The path that chooses the parser: {@code :path} without its query, or, when a gateway sent none, the original
+     * path it kept ({@code x-original-path}, {@code x-forwarded-path}).
+     */
+    static String requestPath(Map<String, String> headers) {
+        String p = headers.get(":path");
+        if (p == null || p.isEmpty()) {
+            p = headers.getOrDefault("x-original-path", headers.getOrDefault("x-forwarded-path", ""));
+        }
+        int q = p.indexOf('?');
+        return q >= 0 ? p.substring(0, q) : p;
+    }
+
+    private static boolean buffered(BodySendMode mode) {
+        return mode == BodySendMode.BUFFERED || mode == BodySendMode.BUFFERED_PARTIAL;
+    }
+
+    private static long parseLong(String s) {
+        if (s == null) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(s.strip());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+}
