@@ -44,8 +44,20 @@ final class ClusterOptions {
                     + "(redis://host:port); without it the router keeps its state in memory.")
     String redis;
 
+    @Option(names = "--ext-proc",
+            description = "Run the router as a gateway's endpoint picker: Envoy's ext_proc on --ext-proc-port (TLS, "
+                    + "self-signed, as llm-d) and gRPC health on 9003, with a stand-in for Envoy on --port that asks "
+                    + "the picker where each request goes (docs/EXT_PROC.md has the Envoy config to use instead).")
+    boolean extProc;
+
+    @Option(names = "--ext-proc-port", defaultValue = "9002",
+            description = "With --ext-proc: the picker's ext_proc port (default: ${DEFAULT-VALUE}).")
+    int extProcPort;
+
+    /** @param port the API port; 0 (the demo's) takes free ports for the picker and its health too */
     LocalCluster.Options toOptions(int port, int adminPort) {
         return new LocalCluster.Options(pods, model, Preset.byName(preset), host, port, adminPort, podBasePort,
-                seed != null ? seed : System.nanoTime(), config, precise, redis);
+                seed != null ? seed : System.nanoTime(), config, precise, redis,
+                extProc ? new LocalCluster.ExtProc(port == 0 ? 0 : extProcPort, port == 0 ? 0 : 9003, true) : null);
     }
 }

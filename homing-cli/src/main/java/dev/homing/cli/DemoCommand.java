@@ -48,8 +48,10 @@ final class DemoCommand implements Callable<Integer> {
         try (LocalCluster c = LocalCluster.start(cluster.toOptions(0, 0));
              HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()) {
             http = client;
-            System.out.printf("homing demo: %d simulated pods of %s behind the router at %s%n%n",
-                    c.pods().size(), cluster.model, c.baseUrl());
+            System.out.printf("homing demo: %d simulated pods of %s behind the router at %s%s%n%n",
+                    c.pods().size(), cluster.model, c.baseUrl(), c.gateway() == null ? ""
+                            : " (a stand-in for Envoy asking the router's ext_proc picker on port "
+                            + c.router().extProcPort() + ")");
             boolean home = pullHome(c);
             System.out.println();
             boolean spread = spreadNewcomers(c);

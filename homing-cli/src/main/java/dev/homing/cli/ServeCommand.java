@@ -52,9 +52,38 @@ final class ServeCommand implements Callable<Integer> {
                     + "replica routes on its own state until it returns. Default: none.")
     String redis;
 
+    @Option(names = {"--ext-proc-port", "--grpc-port"}, paramLabel = "PORT",
+            description = "Also serve Envoy's ext_proc protocol here, as llm-d's endpoint picker does (llm-d: 9002), "
+                    + "for a Gateway API gateway whose InferencePool names this router. Default: off.")
+    Integer extProcPort;
+
+    @Option(names = "--grpc-health-port", paramLabel = "PORT",
+            description = "gRPC health, as llm-d's chart probes it (names liveness, readiness, inference-extension, "
+                    + "the ext_proc service). Default: 9003 with --ext-proc-port, else off.")
+    Integer healthPort;
+
+    @Option(names = "--secure-serving", arity = "0..1", defaultValue = "true", fallbackValue = "true",
+            paramLabel = "BOOL", description = "TLS on the ext_proc port, with a self-signed certificate made at "
+                    + "start unless --cert-path gives one (default: ${DEFAULT-VALUE}); --secure-serving=false for "
+                    + "plaintext.")
+    boolean secureServing;
+
+    @Option(names = "--cert-path", paramLabel = "DIR",
+            description = "A directory with tls.crt and tls.key (PEM; the key PKCS#8) for the ext_proc port.")
+    java.nio.file.Path certPath;
+
+    @Option(names = "--proxy", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Run the OpenAI-compatible HTTP proxy on --port (default: ${DEFAULT-VALUE}). "
+                    + "--no-proxy with --ext-proc-port runs the picker alone, behind a gateway.")
+    boolean proxy;
+
     @Override
     public Integer call() throws Exception {
         Duration interval = GoDuration.parse(scrapeInterval);
+        if (!proxy && extProcPort == null) {
+            throw new IllegalArgumentException("--no-proxy leaves nothing to serve: give --ext-proc-port too");
+        }
+        int health = healthPort != null ? healthPort : extProcPort != null ? 9003 : -1;
         RouterOptions options = RouterOptions.defaults(StaticEndpoints.parse(endpoints)).with(o -> {
             o.host = host;
             o.port = port;
@@ -64,10 +93,23 @@ final class ServeCommand implements Callable<Integer> {
             o.creditUnreflected = !noCredit;
             o.configFile = config;
             o.redisUrl = redis;
+            o.proxy = proxy;
+            o.extProcPort = extProcPort == null ? -1 : extProcPort;
+            o.healthPort = health;
+            o.secureServing = secureServing;
+            o.certPath = certPath;
         });
         try (ShutdownSignal signal = new ShutdownSignal(); RouterServer router = RouterServer.start(options)) {
-            System.out.printf("homing: routing http://%s:%d -> %d endpoints; admin http://%s:%d%n",
-                    host, router.port(), options.endpoints().size(), adminHost, router.adminPort());
+            if (proxy) {
+                System.out.printf("homing: routing http://%s:%d -> %d endpoints; admin http://%s:%d%n",
+                        host, router.port(), options.endpoints().size(), adminHost, router.adminPort());
+            }
+            if (router.extProcPort() >= 0) {
+                System.out.printf("homing: ext_proc %s://%s:%d (%s) -> %d endpoints; gRPC health %s:%d; admin "
+                                + "http://%s:%d%n", secureServing ? "grpcs" : "grpc", host, router.extProcPort(),
+                        secureServing ? certPath != null ? "TLS, " + certPath : "TLS, self-signed" : "plaintext",
+                        options.endpoints().size(), host, router.healthPort(), adminHost, router.adminPort());
+            }
             signal.await();
         }
         return 0;

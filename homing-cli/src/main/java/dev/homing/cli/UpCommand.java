@@ -46,7 +46,13 @@ final class UpCommand implements Callable<Integer> {
         }
         String admin = "http://" + cluster.host + ":" + c.router().adminPort();
         System.out.println();
-        System.out.println("  router   " + c.baseUrl() + "/v1   (model " + cluster.model + ")");
+        if (c.gateway() != null) {
+            System.out.println("  gateway  " + c.baseUrl() + "/v1   (model " + cluster.model + "): a stand-in for Envoy");
+            System.out.println("  picker   grpcs://" + cluster.host + ":" + c.router().extProcPort()
+                    + "  ext_proc (TLS, self-signed); gRPC health " + cluster.host + ":" + c.router().healthPort());
+        } else {
+            System.out.println("  router   " + c.baseUrl() + "/v1   (model " + cluster.model + ")");
+        }
         System.out.println("  admin    " + admin + "/metrics  /debug/endpoints  /prometheus/targets");
         if (c.precise()) {
             System.out.println("  routing  precise: by the pods' KV-cache events; POST " + admin

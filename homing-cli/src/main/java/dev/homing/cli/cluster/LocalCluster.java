@@ -36,12 +36,34 @@ public final class LocalCluster implements AutoCloseable {
      * @param redisUrl    a Redis the router shares its index and load through, or null
      */
     public record Options(int pods, String model, Preset preset, String host, int port, int adminPort,
-                          int podBasePort, long seed, Path config, boolean precise, String redisUrl) {
+                          int podBasePort, long seed, Path config, boolean precise, String redisUrl, ExtProc extProc) {
         public Options {
             if (pods < 1) {
                 throw new IllegalArgumentException("--pods must be at least 1, got " + pods);
             }
         }
+
+        public Options(int pods, String model, Preset preset, String host, int port, int adminPort, int podBasePort,
+                       long seed, Path config, boolean precise, String redisUrl) {
+            this(pods, model, preset, host, port, adminPort, podBasePort, seed, config, precise, redisUrl, null);
+        }
+
+        /** These options with the router as an ext_proc picker behind a gateway stand-in on {@code port}. */
+        public Options withExtProc(ExtProc e) {
+            return new Options(pods, model, preset, host, port, adminPort, podBasePort, seed, config, precise, redisUrl,
+                    e);
+        }
+    }
+
+    /**
+     * The router as a gateway's endpoint picker: its ext_proc and health ports, and a {@link LocalGateway} in front on
+     * the cluster's API port playing Envoy; the router's own HTTP proxy is off.
+     *
+     * @param pickerPort ext_proc (llm-d: 9002), 0 for a free one
+     * @param healthPort gRPC health (llm-d: 9003), 0 for a free one
+     * @param tls        the picker speaks TLS with a self-signed certificate, as llm-d's by default
+     */
+    public record ExtProc(int pickerPort, int healthPort, boolean tls) {
     }
 
     /** A running pod: its name and where it listens. */
@@ -56,11 +78,18 @@ public final class LocalCluster implements AutoCloseable {
     private final List<Pod> pods;
     private final RouterServer router;
     private final boolean precise;
+    private final LocalGateway gateway;
 
-    private LocalCluster(List<Pod> pods, RouterServer router, boolean precise) {
+    private LocalCluster(List<Pod> pods, RouterServer router, boolean precise, LocalGateway gateway) {
         this.pods = List.copyOf(pods);
         this.router = router;
         this.precise = precise;
+        this.gateway = gateway;
+    }
+
+    /** The gateway stand-in in front of the picker, or null when the router serves HTTP itself. */
+    public LocalGateway gateway() {
+        return gateway;
     }
 
     /** Whether the router routes by the pods' KV events. */
@@ -73,6 +102,7 @@ public final class LocalCluster implements AutoCloseable {
         PodNames names = new PodNames(o.model(), new SplittableRandom(o.seed()));
         List<Pod> pods = new ArrayList<>();
         RouterServer router = null;
+        LocalGateway gateway = null;
         try {
             for (int i = 0; i < o.pods(); i++) {
                 String name = names.next();
@@ -103,21 +133,34 @@ public final class LocalCluster implements AutoCloseable {
                 x.configFile = o.config();
                 x.precise = o.precise();
                 x.redisUrl = o.redisUrl();
+                if (o.extProc() != null) {
+                    x.proxy = false;
+                    x.extProcPort = o.extProc().pickerPort();
+                    x.healthPort = o.extProc().healthPort();
+                    x.secureServing = o.extProc().tls();
+                }
             });
             router = RouterServer.start(ro);
-            LocalCluster cluster = new LocalCluster(pods, router, o.precise());
+            if (o.extProc() != null) {
+                gateway = new LocalGateway(o.host(), o.port(), router.extProcPort(), o.extProc().tls());
+                gateway.start();
+            }
+            LocalCluster cluster = new LocalCluster(pods, router, o.precise(), gateway);
             cluster.awaitScraped(Duration.ofSeconds(10));
             if (o.precise()) {
                 cluster.awaitKvEvents();
             }
             return cluster;
         } catch (RuntimeException | ConfigException e) {
-            cleanUp(pods, router);
+            cleanUp(pods, router, gateway);
             throw e;
         }
     }
 
-    private static void cleanUp(List<Pod> pods, RouterServer router) {
+    private static void cleanUp(List<Pod> pods, RouterServer router, LocalGateway gateway) {
+        if (gateway != null) {
+            gateway.close();
+        }
         if (router != null) {
             router.close();
         }
@@ -195,12 +238,13 @@ public final class LocalCluster implements AutoCloseable {
         return router;
     }
 
+    /** Where clients send requests: the router's API, or the gateway stand-in in front of the picker. */
     public String baseUrl() {
-        return "http://" + router.options().host() + ":" + router.port();
+        return "http://" + router.options().host() + ":" + (gateway != null ? gateway.port() : router.port());
     }
 
     @Override
     public void close() {
-        cleanUp(pods, router);
+        cleanUp(pods, router, gateway);
     }
 }

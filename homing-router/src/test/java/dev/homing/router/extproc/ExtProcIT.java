@@ -1,16 +1,17 @@
 package dev.homing.router.extproc;
 
-import static dev.homing.router.fixtures.EnvoyStream.metadataDestination;
-import static dev.homing.router.fixtures.EnvoyStream.post;
-import static dev.homing.router.fixtures.EnvoyStream.requestBody;
-import static dev.homing.router.fixtures.EnvoyStream.requestHeaders;
-import static dev.homing.router.fixtures.EnvoyStream.setHeaders;
+import static dev.homing.bench.extproc.EnvoyMessages.metadataDestination;
+import static dev.homing.bench.extproc.EnvoyMessages.post;
+import static dev.homing.bench.extproc.EnvoyMessages.requestBody;
+import static dev.homing.bench.extproc.EnvoyMessages.requestHeaders;
+import static dev.homing.bench.extproc.EnvoyMessages.setHeaders;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.homing.router.fixtures.EnvoyStream;
+import dev.homing.bench.extproc.EnvoyMessages;
+import dev.homing.bench.extproc.ExtProcCall;
 import dev.homing.router.fixtures.TestCluster;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode;
 import io.envoyproxy.envoy.service.ext_proc.v3.CommonResponse;
@@ -42,7 +43,7 @@ class ExtProcIT {
             x.extProcPort = 0;
             x.maxBodyBytes = 1 << 20;
         }));
-        channel = EnvoyStream.channel(cluster.router().extProcPort(), true);
+        channel = ExtProcCall.channel(cluster.router().extProcPort(), true);
     }
 
     @AfterAll
@@ -63,7 +64,7 @@ class ExtProcIT {
     }
 
     /** Sends headers, then the body in {@code chunks} pieces, the last ending the stream. */
-    static void sendRequest(EnvoyStream s, String path, byte[] body, int chunks) {
+    static void sendRequest(ExtProcCall s, String path, byte[] body, int chunks) {
         s.send(requestHeaders(post(path, body.length), false));
         for (int i = 0; i < chunks; i++) {
             int from = body.length * i / chunks;
@@ -79,7 +80,7 @@ class ExtProcIT {
     @Test
     void aChatBodyInThreeChunksIsRoutedThenGivenBackWhole() {
         byte[] body = chat("x".repeat(4000)).getBytes(StandardCharsets.UTF_8);
-        try (EnvoyStream s = EnvoyStream.open(channel)) {
+        try (ExtProcCall s = ExtProcCall.open(channel)) {
             sendRequest(s, "/v1/chat/completions", body, 3);
             ProcessingResponse headers = s.next();
             assertThat(headers.hasRequestHeaders()).isTrue();
@@ -95,7 +96,7 @@ class ExtProcIT {
 
             List<ProcessingResponse> given = s.bodyUntilEnd(true);
             assertThat(given).hasSize(1);
-            assertThat(EnvoyStream.joined(given, true).toByteArray()).isEqualTo(body);
+            assertThat(ExtProcCall.joined(given, true).toByteArray()).isEqualTo(body);
             assertThat(cluster.routerInFlight()).isEqualTo(1);
             s.halfClose();
             assertThat(s.awaitEnd(5000)).isTrue();
@@ -105,7 +106,7 @@ class ExtProcIT {
     @Test
     void aBodyOverOneChunkComesBackIn62000BytePieces() {
         byte[] body = chat("y".repeat(150_000)).getBytes(StandardCharsets.UTF_8);
-        try (EnvoyStream s = EnvoyStream.open(channel)) {
+        try (ExtProcCall s = ExtProcCall.open(channel)) {
             sendRequest(s, "/v1/chat/completions", body, 10);
             assertThat(s.next().hasRequestHeaders()).isTrue();
             List<ProcessingResponse> given = s.bodyUntilEnd(true);
@@ -113,19 +114,19 @@ class ExtProcIT {
                     .getStreamedResponse().getBody().size()).containsExactly(62_000, 62_000, body.length - 124_000);
             assertThat(given).extracting(r -> r.getRequestBody().getResponse().getBodyMutation()
                     .getStreamedResponse().getEndOfStream()).containsExactly(false, false, true);
-            assertThat(EnvoyStream.joined(given, true).toByteArray()).isEqualTo(body);
+            assertThat(ExtProcCall.joined(given, true).toByteArray()).isEqualTo(body);
         }
     }
 
     @Test
     void trailersEndTheBodyAndAreAnsweredAfterIt() {
         byte[] body = chat("with trailers").getBytes(StandardCharsets.UTF_8);
-        try (EnvoyStream s = EnvoyStream.open(channel)) {
+        try (ExtProcCall s = ExtProcCall.open(channel)) {
             s.send(requestHeaders(post("/v1/chat/completions", body.length), false));
             s.send(requestBody(body, 0, 10, false));
             s.send(requestBody(body, 10, body.length, false));
             assertThat(s.poll(300)).as("nothing before the body is whole").isNull();
-            s.send(EnvoyStream.requestTrailers());
+            s.send(EnvoyMessages.requestTrailers());
             assertThat(s.next().hasRequestHeaders()).isTrue();
             ProcessingResponse piece = s.next();
             assertThat(piece.getRequestBody().getResponse().getBodyMutation().getStreamedResponse().getEndOfStream())
@@ -139,8 +140,8 @@ class ExtProcIT {
     @Test
     void bufferedModeAnswersTheHeadersAtOnceAndRoutesOnTheBody() {
         byte[] body = chat("buffered").getBytes(StandardCharsets.UTF_8);
-        try (EnvoyStream s = EnvoyStream.open(channel)) {
-            s.send(EnvoyStream.withModes(requestHeaders(post("/v1/chat/completions", body.length), false),
+        try (ExtProcCall s = ExtProcCall.open(channel)) {
+            s.send(EnvoyMessages.withModes(requestHeaders(post("/v1/chat/completions", body.length), false),
                     BodySendMode.BUFFERED, BodySendMode.BUFFERED));
             ProcessingResponse headers = s.next();
             assertThat(headers.hasRequestHeaders()).isTrue();
@@ -155,9 +156,9 @@ class ExtProcIT {
             assertThat(destination).isIn(podAddress(0), podAddress(1), podAddress(2));
             assertThat(metadataDestination(routed)).isEqualTo(destination);
 
-            s.send(EnvoyStream.responseHeaders(200, "application/json", false));
+            s.send(EnvoyMessages.responseHeaders(200, "application/json", false));
             assertThat(s.next().hasResponseHeaders()).isTrue();
-            s.send(EnvoyStream.responseBody("{\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":2}}", true));
+            s.send(EnvoyMessages.responseBody("{\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":2}}", true));
             ProcessingResponse answered = s.next();
             assertThat(answered.hasResponseBody()).isTrue();
             assertThat(answered.getResponseBody().getResponse().hasBodyMutation()).isFalse();
@@ -168,12 +169,12 @@ class ExtProcIT {
     void aStreamedResponseIsEchoedChunkByChunkItsUsageReadAndTheLoadReleasedAtItsEnd() throws Exception {
         byte[] body = chat("stream me").getBytes(StandardCharsets.UTF_8);
         double inputBefore = metric("inference_objective_input_tokens_sum");
-        try (EnvoyStream s = EnvoyStream.open(channel)) {
+        try (ExtProcCall s = ExtProcCall.open(channel)) {
             sendRequest(s, "/v1/chat/completions", body, 2);
             String destination = setHeaders(s.next().getRequestHeaders().getResponse().getHeaderMutation())
                     .get("x-gateway-destination-endpoint");
             s.bodyUntilEnd(true);
-            s.send(EnvoyStream.responseHeaders(200, "text/event-stream", false));
+            s.send(EnvoyMessages.responseHeaders(200, "text/event-stream", false));
             ProcessingResponse rh = s.next();
             String pod = setHeaders(rh.getResponseHeaders().getResponse().getHeaderMutation()).get("x-homing-pod");
             assertThat(podAddress(Integer.parseInt(pod.substring(4)))).isEqualTo(destination);
@@ -183,7 +184,7 @@ class ExtProcIT {
                     "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":17,\"completion_tokens\":2,"
                             + "\"total_tokens\":19}}\n\ndata: [DONE]\n\n");
             for (int i = 0; i < chunks.size(); i++) {
-                s.send(EnvoyStream.responseBody(chunks.get(i), i == chunks.size() - 1));
+                s.send(EnvoyMessages.responseBody(chunks.get(i), i == chunks.size() - 1));
                 ProcessingResponse echo = s.next();
                 var streamed = echo.getResponseBody().getResponse().getBodyMutation().getStreamedResponse();
                 assertThat(streamed.getBody().toStringUtf8()).isEqualTo(chunks.get(i));
@@ -201,11 +202,11 @@ class ExtProcIT {
     @Test
     void aCancelledStreamReleasesItsLoad() {
         byte[] body = chat("cancel me").getBytes(StandardCharsets.UTF_8);
-        try (EnvoyStream s = EnvoyStream.open(channel)) {
+        try (ExtProcCall s = ExtProcCall.open(channel)) {
             sendRequest(s, "/v1/chat/completions", body, 1);
             s.next();
             s.bodyUntilEnd(true);
-            s.send(EnvoyStream.responseHeaders(200, "text/event-stream", false));
+            s.send(EnvoyMessages.responseHeaders(200, "text/event-stream", false));
             s.next();
             assertThat(cluster.routerInFlight()).isEqualTo(1);
             s.cancel();
@@ -216,7 +217,7 @@ class ExtProcIT {
     @Test
     void aGatewayThatSkipsTheResponseReleasesTheLoadWhenItEndsTheStream() {
         byte[] body = chat("skip the response").getBytes(StandardCharsets.UTF_8);
-        try (EnvoyStream s = EnvoyStream.open(channel)) {
+        try (ExtProcCall s = ExtProcCall.open(channel)) {
             sendRequest(s, "/v1/chat/completions", body, 1);
             assertThat(s.next().hasRequestHeaders()).isTrue();
             s.bodyUntilEnd(true);
@@ -232,7 +233,7 @@ class ExtProcIT {
     void anUnknownModelIsA404ImmediateResponseInOpenAisShape() throws Exception {
         byte[] body = "{\"model\":\"no-such-model\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"
                 .getBytes(StandardCharsets.UTF_8);
-        try (EnvoyStream s = EnvoyStream.open(channel)) {
+        try (ExtProcCall s = ExtProcCall.open(channel)) {
             sendRequest(s, "/v1/chat/completions", body, 1);
             ProcessingResponse r = s.next();
             assertThat(r.hasImmediateResponse()).isTrue();
@@ -248,14 +249,14 @@ class ExtProcIT {
     void aMalformedBodyIsA400NamingTheField() throws Exception {
         byte[] body = ("{\"model\":\"" + TestCluster.MODEL + "\",\"messages\":\"not a list\"}")
                 .getBytes(StandardCharsets.UTF_8);
-        try (EnvoyStream s = EnvoyStream.open(channel)) {
+        try (ExtProcCall s = ExtProcCall.open(channel)) {
             sendRequest(s, "/v1/chat/completions", body, 1);
             ProcessingResponse r = s.next();
             assertThat(r.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(400);
             JsonNode error = JSON.readTree(r.getImmediateResponse().getBody().toByteArray()).path("error");
             assertThat(error.path("param").asText()).isEqualTo("messages");
         }
-        try (EnvoyStream s = EnvoyStream.open(channel)) {
+        try (ExtProcCall s = ExtProcCall.open(channel)) {
             sendRequest(s, "/v1/completions", "{not json".getBytes(StandardCharsets.UTF_8), 1);
             assertThat(s.next().getImmediateResponse().getStatus().getCodeValue()).isEqualTo(400);
         }
@@ -264,7 +265,7 @@ class ExtProcIT {
     @Test
     void aBodyOverTheLimitIsA413() {
         byte[] body = chat("z".repeat((1 << 20) + 10)).getBytes(StandardCharsets.UTF_8);
-        try (EnvoyStream s = EnvoyStream.open(channel)) {
+        try (ExtProcCall s = ExtProcCall.open(channel)) {
             sendRequest(s, "/v1/chat/completions", body, 40);
             ProcessingResponse r = s.next();
             assertThat(r.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(413);
@@ -279,7 +280,7 @@ class ExtProcIT {
         h.put("x-gateway-destination-endpoint", "10.9.9.9:8000");
         h.put("x-gateway-inference-objective", "batch");
         h.put("x-user-header", "kept");
-        try (EnvoyStream s = EnvoyStream.open(channel)) {
+        try (ExtProcCall s = ExtProcCall.open(channel)) {
             s.send(requestHeaders(h, false));
             s.send(requestBody(body, 0, body.length, true));
             var m = s.next().getRequestHeaders().getResponse().getHeaderMutation();

@@ -2,16 +2,17 @@ package dev.homing.router.extproc;
 
 import static dev.homing.router.extproc.ExtProcIT.chat;
 import static dev.homing.router.extproc.ExtProcIT.sendRequest;
-import static dev.homing.router.fixtures.EnvoyStream.post;
-import static dev.homing.router.fixtures.EnvoyStream.requestBody;
-import static dev.homing.router.fixtures.EnvoyStream.requestHeaders;
-import static dev.homing.router.fixtures.EnvoyStream.setHeaders;
+import static dev.homing.bench.extproc.EnvoyMessages.post;
+import static dev.homing.bench.extproc.EnvoyMessages.requestBody;
+import static dev.homing.bench.extproc.EnvoyMessages.requestHeaders;
+import static dev.homing.bench.extproc.EnvoyMessages.setHeaders;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.homing.core.framework.request.InferenceRequest;
 import dev.homing.core.framework.request.TokenSource;
-import dev.homing.router.fixtures.EnvoyStream;
+import dev.homing.bench.extproc.EnvoyMessages;
+import dev.homing.bench.extproc.ExtProcCall;
 import dev.homing.router.fixtures.TestCluster;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.grpc.ManagedChannel;
@@ -57,7 +58,7 @@ class ExtProcRoutingIT {
     }
 
     /** Routes one chat request and leaves its stream open (its load credited); returns the destination header. */
-    private static String route(EnvoyStream s, String content) {
+    private static String route(ExtProcCall s, String content) {
         sendRequest(s, "/v1/chat/completions", chat(content).getBytes(StandardCharsets.UTF_8), 2);
         ProcessingResponse r = s.next();
         s.bodyUntilEnd(true);
@@ -67,12 +68,12 @@ class ExtProcRoutingIT {
     @Test
     void sixIdenticalPromptsGoHomeAndThirtyNewcomersSpread() throws Exception {
         try (TestCluster c = cluster(3, o -> o)) {
-            ManagedChannel ch = EnvoyStream.channel(c.router().extProcPort(), false);
+            ManagedChannel ch = ExtProcCall.channel(c.router().extProcPort(), false);
             String prompt = "The same long system prompt about the history of the printing press and its effects. "
                     .repeat(12);
             List<String> home = new ArrayList<>();
             for (int i = 0; i < 6; i++) {
-                try (EnvoyStream s = EnvoyStream.open(ch)) {
+                try (ExtProcCall s = ExtProcCall.open(ch)) {
                     home.add(route(s, prompt));
                     s.halfClose();
                     s.awaitEnd(5000);
@@ -80,11 +81,11 @@ class ExtProcRoutingIT {
             }
             assertThat(home).hasSize(6).containsOnly(home.getFirst());
 
-            List<EnvoyStream> open = new ArrayList<>();
+            List<ExtProcCall> open = new ArrayList<>();
             Map<String, Long> perPod;
             try {
                 for (int i = 0; i < 30; i++) {
-                    EnvoyStream s = EnvoyStream.open(ch);
+                    ExtProcCall s = ExtProcCall.open(ch);
                     open.add(s);
                     // llm-d's demo burst: completions whose prompts share less than one block
                     s.send(requestHeaders(post("/v1/completions", -1), false));
@@ -94,13 +95,13 @@ class ExtProcRoutingIT {
                     s.send(requestBody(body, 0, body.length, true));
                 }
                 List<String> where = new ArrayList<>();
-                for (EnvoyStream s : open) {
+                for (ExtProcCall s : open) {
                     where.add(destination(s.next()));
                 }
                 perPod = where.stream().collect(Collectors.groupingBy(w -> w, TreeMap::new, Collectors.counting()));
                 assertThat(c.routerInFlight()).isEqualTo(30);
             } finally {
-                open.forEach(EnvoyStream::cancel);
+                open.forEach(ExtProcCall::cancel);
             }
             assertThat(perPod).hasSize(3).allSatisfy((pod, n) -> assertThat(n).isEqualTo(10L));
             await().atMost(Duration.ofSeconds(10)).until(() -> c.routerInFlight() == 0);
@@ -111,19 +112,19 @@ class ExtProcRoutingIT {
     @Test
     void theSubsetHintBoundsTheChoiceAndAnEmptyOneIs503() throws Exception {
         try (TestCluster c = cluster(3, o -> o)) {
-            ManagedChannel ch = EnvoyStream.channel(c.router().extProcPort(), false);
+            ManagedChannel ch = ExtProcCall.channel(c.router().extProcPort(), false);
             String only = "127.0.0.2:" + c.pod(1).port();
             byte[] body = chat("subset").getBytes(StandardCharsets.UTF_8);
             for (int i = 0; i < 4; i++) {
-                try (EnvoyStream s = EnvoyStream.open(ch)) {
-                    s.send(EnvoyStream.withSubset(requestHeaders(post("/v1/chat/completions", body.length), false),
+                try (ExtProcCall s = ExtProcCall.open(ch)) {
+                    s.send(EnvoyMessages.withSubset(requestHeaders(post("/v1/chat/completions", body.length), false),
                             List.of("127.0.0.2:9999"))); // IP-only match: the port may differ
                     s.send(requestBody(body, 0, body.length, true));
                     assertThat(destination(s.next())).isEqualTo(only);
                 }
             }
-            try (EnvoyStream s = EnvoyStream.open(ch)) {
-                s.send(EnvoyStream.withSubset(requestHeaders(post("/v1/chat/completions", body.length), false),
+            try (ExtProcCall s = ExtProcCall.open(ch)) {
+                s.send(EnvoyMessages.withSubset(requestHeaders(post("/v1/chat/completions", body.length), false),
                         List.of()));
                 s.send(requestBody(body, 0, body.length, true));
                 ProcessingResponse r = s.next();
@@ -131,8 +132,8 @@ class ExtProcRoutingIT {
                 assertThat(setHeaders(r.getImmediateResponse().getHeaders()))
                         .containsEntry("x-llm-d-request-dropped-reason", "rejected-no-endpoints");
             }
-            try (EnvoyStream s = EnvoyStream.open(ch)) {
-                s.send(EnvoyStream.withSubset(requestHeaders(post("/v1/chat/completions", body.length), false),
+            try (ExtProcCall s = ExtProcCall.open(ch)) {
+                s.send(EnvoyMessages.withSubset(requestHeaders(post("/v1/chat/completions", body.length), false),
                         List.of("10.1.2.3:8000")));
                 s.send(requestBody(body, 0, body.length, true));
                 assertThat(s.next().getImmediateResponse().getStatus().getCodeValue()).isEqualTo(503);
@@ -164,26 +165,84 @@ class ExtProcRoutingIT {
                   - {pluginRef: max-score-picker}
                 """);
         try (TestCluster c = cluster(3, o -> o.with(x -> x.configFile = config))) {
-            ManagedChannel ch = EnvoyStream.channel(c.router().extProcPort(), false);
-            try (EnvoyStream s = EnvoyStream.open(ch)) {
+            ManagedChannel ch = ExtProcCall.channel(c.router().extProcPort(), false);
+            try (ExtProcCall s = ExtProcCall.open(ch)) {
                 String[] list = route(s, "fallbacks please").split(",");
                 assertThat(list).hasSize(2).doesNotHaveDuplicates();
                 String first = list[0];
                 String second = list[1];
                 assertThat(loadAt(c, first)).isEqualTo(1);
                 // The first refused the connection: the gateway went down the list and says so with the response.
-                s.send(EnvoyStream.withServed(EnvoyStream.responseHeaders(200, "text/event-stream", false), second));
+                s.send(EnvoyMessages.withServed(EnvoyMessages.responseHeaders(200, "text/event-stream", false), second));
                 ProcessingResponse rh = s.next();
                 String pod = setHeaders(rh.getResponseHeaders().getResponse().getHeaderMutation()).get("x-homing-pod");
                 assertThat(c.router().pool().snapshot().get(pod).endpoint().address()).isEqualTo(second);
                 assertThat(loadAt(c, first)).isZero();
                 assertThat(loadAt(c, second)).isEqualTo(1);
-                s.send(EnvoyStream.responseBody("data: [DONE]\n\n", true));
+                s.send(EnvoyMessages.responseBody("data: [DONE]\n\n", true));
                 s.next();
             }
             await().atMost(Duration.ofSeconds(5)).until(() -> c.routerInFlight() == 0);
             ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
         }
+    }
+
+    @Test
+    void aDisaggregatedConfigNamesThePrefillerToTheDecodePod(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("pd.yaml");
+        Files.writeString(config, """
+                apiVersion: llm-d.ai/v1alpha1
+                kind: EndpointPickerConfig
+                plugins:
+                - type: prefix-cache-scorer
+                - type: queue-scorer
+                - type: prefill-filter
+                - type: decode-filter
+                - type: max-score-picker
+                - type: disagg-profile-handler
+                  parameters:
+                    deciders:
+                      prefill: prefix-based-pd-decider
+                - type: prefix-based-pd-decider
+                  parameters:
+                    nonCachedTokens: 16
+                schedulingProfiles:
+                - name: prefill
+                  plugins: [{pluginRef: prefill-filter}, {pluginRef: max-score-picker}, {pluginRef: queue-scorer}]
+                - name: decode
+                  plugins: [{pluginRef: decode-filter}, {pluginRef: max-score-picker}, {pluginRef: queue-scorer}]
+                """);
+        try (TestCluster c = cluster(2, o -> o.with(x -> {
+            x.configFile = config;
+            x.endpoints = List.of(
+                    labelled(x.endpoints.get(0), "prefill"),
+                    labelled(x.endpoints.get(1), "decode"));
+        }))) {
+            ManagedChannel ch = ExtProcCall.channel(c.router().extProcPort(), false);
+            String prefill = "127.0.0.1:" + c.pod(0).port();
+            String decode = "127.0.0.2:" + c.pod(1).port();
+            try (ExtProcCall s = ExtProcCall.open(ch)) {
+                sendRequest(s, "/v1/chat/completions", chat("A question long enough to be worth a remote prefill, "
+                        .repeat(8)).getBytes(StandardCharsets.UTF_8), 1);
+                Map<String, String> set = setHeaders(s.next().getRequestHeaders().getResponse().getHeaderMutation());
+                assertThat(set).containsEntry("x-gateway-destination-endpoint", decode)
+                        .containsEntry("x-prefiller-host-port", prefill);
+            }
+            try (ExtProcCall s = ExtProcCall.open(ch)) {
+                sendRequest(s, "/v1/chat/completions", chat("hi").getBytes(StandardCharsets.UTF_8), 1);
+                var m = s.next().getRequestHeaders().getResponse().getHeaderMutation();
+                assertThat(setHeaders(m)).containsEntry("x-gateway-destination-endpoint", decode)
+                        .doesNotContainKey("x-prefiller-host-port");
+            }
+            await().atMost(Duration.ofSeconds(5)).until(() -> c.routerInFlight() == 0);
+            ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
+    }
+
+    private static dev.homing.core.endpoint.Endpoint labelled(dev.homing.core.endpoint.Endpoint e, String role) {
+        Map<String, String> labels = new java.util.HashMap<>(e.labels());
+        labels.put("llm-d.ai/role", role);
+        return new dev.homing.core.endpoint.Endpoint(e.name(), e.host(), e.port(), labels);
     }
 
     private static int loadAt(TestCluster c, String address) {
@@ -216,12 +275,12 @@ class ExtProcRoutingIT {
             x.precise = true;
             x.tokenSource = tokens;
         }))) {
-            ManagedChannel ch = EnvoyStream.channel(c.router().extProcPort(), false);
-            try (EnvoyStream stalled = EnvoyStream.open(ch)) {
+            ManagedChannel ch = ExtProcCall.channel(c.router().extProcPort(), false);
+            try (ExtProcCall stalled = ExtProcCall.open(ch)) {
                 sendRequest(stalled, "/v1/chat/completions", chat("stall here").getBytes(StandardCharsets.UTF_8), 1);
                 assertThat(tokens.entered.await(10, TimeUnit.SECONDS)).isTrue();
                 for (int i = 0; i < 5; i++) {
-                    try (EnvoyStream s = EnvoyStream.open(ch)) {
+                    try (ExtProcCall s = ExtProcCall.open(ch)) {
                         assertThat(route(s, "free " + i)).isNotNull();
                     }
                 }
@@ -238,15 +297,15 @@ class ExtProcRoutingIT {
     void aRequestForwardedWhereThePickerSaysIsServedThereAndItsStreamPassesThrough() throws Exception {
         try (TestCluster c = cluster(2, o -> o);
              HttpClient http = HttpClient.newHttpClient()) {
-            ManagedChannel ch = EnvoyStream.channel(c.router().extProcPort(), false);
+            ManagedChannel ch = ExtProcCall.channel(c.router().extProcPort(), false);
             String json = "{\"model\":\"" + TestCluster.MODEL + "\",\"messages\":[{\"role\":\"user\",\"content\":"
                     + "\"Count slowly\"}],\"max_tokens\":12,\"ignore_eos\":true,\"stream\":true,"
                     + "\"stream_options\":{\"include_usage\":true}}";
             byte[] body = json.getBytes(StandardCharsets.UTF_8);
-            try (EnvoyStream s = EnvoyStream.open(ch)) {
+            try (ExtProcCall s = ExtProcCall.open(ch)) {
                 sendRequest(s, "/v1/chat/completions", body, 3);
                 String destination = destination(s.next());
-                byte[] given = EnvoyStream.joined(s.bodyUntilEnd(true), true).toByteArray();
+                byte[] given = ExtProcCall.joined(s.bodyUntilEnd(true), true).toByteArray();
                 // Envoy's part: send the given-back body to the destination, and the response through the picker.
                 HttpResponse<InputStream> res = http.send(HttpRequest.newBuilder(
                                 URI.create("http://" + destination + "/v1/chat/completions"))
@@ -254,7 +313,7 @@ class ExtProcRoutingIT {
                         .POST(HttpRequest.BodyPublishers.ofByteArray(given)).build(),
                         HttpResponse.BodyHandlers.ofInputStream());
                 assertThat(res.statusCode()).isEqualTo(200);
-                s.send(EnvoyStream.responseHeaders(200, res.headers().firstValue("content-type").orElse(""), false));
+                s.send(EnvoyMessages.responseHeaders(200, res.headers().firstValue("content-type").orElse(""), false));
                 s.next();
                 StringBuilder echoed = new StringBuilder();
                 StringBuilder sent = new StringBuilder();
@@ -263,12 +322,12 @@ class ExtProcRoutingIT {
                     for (int n; (n = in.read(buf)) > 0; ) {
                         String chunk = new String(buf, 0, n, StandardCharsets.UTF_8);
                         sent.append(chunk);
-                        s.send(EnvoyStream.responseBody(chunk, false));
+                        s.send(EnvoyMessages.responseBody(chunk, false));
                         echoed.append(s.next().getResponseBody().getResponse().getBodyMutation()
                                 .getStreamedResponse().getBody().toStringUtf8());
                     }
                 }
-                s.send(EnvoyStream.responseBody("", true));
+                s.send(EnvoyMessages.responseBody("", true));
                 s.next();
                 assertThat(echoed.toString()).isEqualTo(sent.toString()).contains("\"completion_tokens\":12");
                 int pod = c.pod(0).config().host().equals(destination.substring(0, destination.indexOf(':'))) ? 0 : 1;
