@@ -106,14 +106,10 @@ public final class RouterServer implements AutoCloseable {
             this.extProc = options.extProcPort() < 0 ? null : parts.add(new GrpcPort("ext_proc", options.host(),
                     options.extProcPort(), extProcSecurity(options), options.maxBodyBytes() + (1 << 20),
                     new EndpointPicker(director, intake, catalog, metrics.requests(), ticker,
-                            options.maxBodyBytes())), GrpcPort::start);
-            // health last: ready once every part runs (a static pool is synced at once)
+                            options.maxBodyBytes()), pickerHealth), GrpcPort::start); // Envoy health-checks it here
+            // health, plaintext as Kubernetes probes it; ready once every part runs (see start)
             this.health = options.healthPort() < 0 ? null : parts.add(new GrpcPort("gRPC health", options.host(),
-                    options.healthPort(), new GrpcPort.Security.Plaintext(), 1 << 16, pickerHealth),
-                    h -> {
-                        h.start();
-                        pickerHealth.setSynced(true);
-                    });
+                    options.healthPort(), new GrpcPort.Security.Plaintext(), 1 << 16, pickerHealth), GrpcPort::start);
             if (options.configFile() != null) {
                 parts.add(new ConfigWatch(options.configPollInterval(), this::reload), ConfigWatch::start);
             }
@@ -141,6 +137,7 @@ public final class RouterServer implements AutoCloseable {
     public static RouterServer start(RouterOptions options) throws ConfigException {
         RouterServer s = new RouterServer(options);
         s.parts.start(); // a part that cannot start closes them all
+        s.pickerHealth.setSynced(true); // a static pool is known at once
         return s;
     }
 

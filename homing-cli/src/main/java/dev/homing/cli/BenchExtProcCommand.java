@@ -1,0 +1,113 @@
+package dev.homing.cli;
+
+import dev.homing.bench.extproc.ExtProcCall;
+import dev.homing.bench.extproc.ExtProcLoad;
+import dev.homing.bench.extproc.NoopPicker;
+import dev.homing.cli.cluster.LocalCluster;
+import dev.homing.protocol.config.GoDuration;
+import dev.homing.router.extproc.GrpcPort;
+import dev.homing.sim.engine.Preset;
+import io.grpc.ManagedChannel;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code homing bench ext-proc}: what the picker costs a gateway. A client playing Envoy sends the same requests to
+ * the router's ext_proc port (simulated pods behind it, the default policy deciding) and to a no-op grpc-java
+ * ext_proc server that decides nothing, alternating in one run so both see the same machine: open loop at a fixed
+ * rate for the decision latency, then closed loop for each one's peak rate.
+ */
+@Command(name = "ext-proc", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"The ext_proc picker's cost, beside a no-op ext_proc server in the same run: p50/p99 from the "
+                + "last request chunk to the header mutation at a fixed rate (open loop), and the peak rate (closed "
+                + "loop). Each request: headers, a chat body in 3 chunks, then a streamed response of SSE chunks "
+                + "echoed one by one. Goals: p99 <= 1 ms at 1,000 requests/s; peak >= 70 % of the no-op server's."})
+final class BenchExtProcCommand implements Callable<Integer> {
+
+    private static final String MODEL = "Qwen/Qwen2.5-0.5B-Instruct";
+
+    @Option(names = "--rate", defaultValue = "1000", description = "Open-loop requests per second (default: ${DEFAULT-VALUE}).")
+    int rate;
+
+    @Option(names = "--duration", defaultValue = "15s", description = "Each measurement's length, a Go duration (default: ${DEFAULT-VALUE}).")
+    String duration;
+
+    @Option(names = "--concurrency", defaultValue = "32", description = "Closed-loop clients for the peak (default: ${DEFAULT-VALUE}).")
+    int concurrency;
+
+    @Option(names = "--rounds", defaultValue = "2", description = "Measurements of each server, alternated (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(names = "--body-bytes", defaultValue = "4096", description = "Chat body size (default: ${DEFAULT-VALUE}).")
+    int bodyBytes;
+
+    @Option(names = "--response-chunks", defaultValue = "20", description = "SSE chunks per response (default: ${DEFAULT-VALUE}).")
+    int responseChunks;
+
+    @Option(names = "--pods", defaultValue = "3", description = "Simulated pods behind the picker (default: ${DEFAULT-VALUE}).")
+    int pods;
+
+    @Option(names = "--tls", description = "Both servers speak TLS (self-signed), as llm-d's picker by default; "
+            + "default: plaintext, as a gateway inside the cluster often reaches it.")
+    boolean tls;
+
+    @Option(names = "--seed", defaultValue = "1", description = "Seed of the request bodies (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Override
+    public Integer call() throws Exception {
+        Duration d = GoDuration.parse(duration);
+        LocalCluster.Options o = new LocalCluster.Options(pods, MODEL, Preset.byName("cpu-qwen2.5-0.5b"), "127.0.0.1",
+                0, 0, 0, seed, null, false, null).withExtProc(new LocalCluster.ExtProc(0, -1, tls));
+        GrpcPort.Security security = tls ? new GrpcPort.Security.SelfSigned(List.of("127.0.0.1"))
+                : new GrpcPort.Security.Plaintext();
+        try (LocalCluster cluster = LocalCluster.start(o);
+             GrpcPort noop = new GrpcPort("no-op ext_proc", "127.0.0.1", 0, security, 64 << 20,
+                     new NoopPicker("127.0.0.1:8000"))) {
+            noop.start();
+            ManagedChannel picker = ExtProcCall.channel(cluster.router().extProcPort(), tls);
+            ManagedChannel baseline = ExtProcCall.channel(noop.port(), tls);
+            try {
+                ExtProcLoad load = new ExtProcLoad(MODEL, bodyBytes, responseChunks);
+                System.out.printf("homing bench ext-proc: %d-byte chat bodies in 3 chunks, %d response chunks, %s; "
+                        + "%d pods behind the picker%n", bodyBytes, responseChunks, tls ? "TLS" : "plaintext", pods);
+                System.out.println("warming up...");
+                load.closedLoop(baseline, concurrency, Duration.ofSeconds(3), seed);
+                load.closedLoop(picker, concurrency, Duration.ofSeconds(3), seed);
+                System.out.printf("%n%-8s %-5s %-12s %9s %7s %9s %9s %9s %9s %11s%n", "server", "round", "load",
+                        "done", "errors", "p50 µs", "p99 µs", "p99.9 µs", "max µs", "req/s");
+                double[] peaks = new double[2];
+                double worstP99 = 0;
+                for (int round = 1; round <= rounds; round++) {
+                    ExtProcLoad.Result n = load.openLoop(baseline, rate, d, seed + round);
+                    row("no-op", round, rate + "/s open", n);
+                    ExtProcLoad.Result p = load.openLoop(picker, rate, d, seed + round);
+                    row("homing", round, rate + "/s open", p);
+                    worstP99 = Math.max(worstP99, p.p99Micros());
+                    ExtProcLoad.Result np = load.closedLoop(baseline, concurrency, d, seed + round);
+                    row("no-op", round, concurrency + " closed", np);
+                    ExtProcLoad.Result pp = load.closedLoop(picker, concurrency, d, seed + round);
+                    row("homing", round, concurrency + " closed", pp);
+                    peaks[0] += np.perSecond();
+                    peaks[1] += pp.perSecond();
+                }
+                double ratio = peaks[1] / peaks[0];
+                System.out.printf("%nhoming's worst p99 at %d/s: %.0f µs (goal <= 1000); its peak: %.0f %% of the "
+                        + "no-op server's (goal >= 70 %%)%n", rate, worstP99, 100 * ratio);
+            } finally {
+                picker.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+                baseline.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+            }
+        }
+        return 0;
+    }
+
+    private static void row(String server, int round, String load, ExtProcLoad.Result r) {
+        System.out.printf("%-8s %-5d %-12s %9d %7d %9.0f %9.0f %9.0f %9.0f %11.0f%n", server, round, load, r.completed(),
+                r.errors(), r.p50Micros(), r.p99Micros(), r.p999Micros(), r.maxMicros(), r.perSecond());
+    }
+}
