@@ -1,14 +1,17 @@
 package dev.homing.cli;
 
 import dev.homing.cli.cluster.LocalCluster;
+import dev.homing.cli.cluster.PdSplit;
 import dev.homing.sim.engine.Preset;
 import picocli.CommandLine.Option;
 
 /** The options {@code up} and {@code demo} share: what local cluster to start. */
 final class ClusterOptions {
 
-    @Option(names = "--pods", defaultValue = "3", description = "Simulated vLLM pods to start (default: ${DEFAULT-VALUE}).")
-    int pods;
+    static final int DEFAULT_PODS = 3;
+
+    @Option(names = "--pods", description = "Simulated vLLM pods to start (default: " + DEFAULT_PODS + ").")
+    Integer pods;
 
     @Option(names = "--model", defaultValue = "Qwen/Qwen2.5-0.5B-Instruct",
             description = "Model the pods serve (default: ${DEFAULT-VALUE}).")
@@ -56,8 +59,18 @@ final class ClusterOptions {
 
     /** @param port the API port; 0 (the demo's) takes free ports for the picker and its health too */
     LocalCluster.Options toOptions(int port, int adminPort) {
-        return new LocalCluster.Options(pods, model, Preset.byName(preset), host, port, adminPort, podBasePort,
-                seed != null ? seed : System.nanoTime(), config, precise, redis,
+        return toOptions(port, adminPort, null);
+    }
+
+    /** @param pd prefill and decode pods in place of {@code --pods}, or null */
+    LocalCluster.Options toOptions(int port, int adminPort, PdSplit pd) {
+        if (pd != null && pods != null) {
+            throw new IllegalArgumentException("give --pods or --pd, not both: --pd P:D starts P prefill and D "
+                    + "decode pods");
+        }
+        int n = pd != null ? pd.pods() : pods != null ? pods : DEFAULT_PODS;
+        return new LocalCluster.Options(n, model, Preset.byName(preset), host, port, adminPort, podBasePort,
+                seed != null ? seed : System.nanoTime(), config, precise, redis, pd,
                 extProc ? new LocalCluster.ExtProc(port == 0 ? 0 : extProcPort, port == 0 ? 0 : 9003, true) : null);
     }
 }

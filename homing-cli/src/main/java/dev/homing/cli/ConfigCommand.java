@@ -53,13 +53,19 @@ final class ConfigCommand implements Runnable {
         }
     }
 
-    /** {@code homing config default}. */
+    /** {@code homing config default [--pd]}. */
     @Command(name = "default", mixinStandardHelpOptions = true,
             description = "Print the config Homing runs when given none; a starting point for your own.")
     static final class Default implements Callable<Integer> {
+
+        @picocli.CommandLine.Option(names = "--pd",
+                description = "Print the P/D config instead (llm-d's pd-epp-config.yaml, what `homing up --pd` "
+                        + "runs), for `homing serve --config` in front of labelled prefill and decode endpoints.")
+        boolean pd;
+
         @Override
         public Integer call() {
-            System.out.print(DefaultConfig.text());
+            System.out.print(pd ? DefaultConfig.pdText() : DefaultConfig.text());
             return 0;
         }
     }

@@ -4,8 +4,11 @@ import dev.homing.router.RouterOptions;
 import dev.homing.router.RouterServer;
 import dev.homing.router.discovery.StaticEndpoints;
 import dev.homing.protocol.config.GoDuration;
+import dev.homing.core.endpoint.Endpoint;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -14,9 +17,24 @@ import picocli.CommandLine.Option;
         description = "Run the router in front of running vLLM-compatible endpoints.")
 final class ServeCommand implements Callable<Integer> {
 
-    @Option(names = "--endpoints", required = true, paramLabel = "NAME=HOST:PORT[,...]",
-            description = "The model-server endpoints, comma-separated; a bare HOST:PORT is named after itself.")
-    String endpoints;
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Endpoints endpoints;
+
+    /** Where the endpoints come from: exactly one of the two. */
+    static final class Endpoints {
+        @Option(names = "--endpoints", paramLabel = StaticEndpoints.SYNTAX,
+                description = "The model-server endpoints, comma-separated; a bare HOST:PORT is named after itself. "
+                        + "Labels follow their endpoint after ';', in Kubernetes' label syntax: role filters, label "
+                        + "selectors and context-length-aware read them, e.g. "
+                        + "'p=10.0.0.1:8000;llm-d.ai/role=prefill,d=10.0.0.2:8000;llm-d.ai/role=decode'.")
+        String list;
+
+        @Option(names = "--endpoints-file", paramLabel = "FILE",
+                description = "The endpoints as YAML (endpoints: a list of name, address or host and port, labels; "
+                        + "docs/CONFIGURATION.md, \"Endpoints and labels\"); re-read when it changes: endpoints "
+                        + "join and leave, a broken change is refused and the running endpoints stay.")
+        java.nio.file.Path file;
+    }
 
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address the API binds (default: ${DEFAULT-VALUE}).")
     String host;
@@ -84,7 +102,9 @@ final class ServeCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--no-proxy leaves nothing to serve: give --ext-proc-port too");
         }
         int health = healthPort != null ? healthPort : extProcPort != null ? 9003 : -1;
-        RouterOptions options = RouterOptions.defaults(StaticEndpoints.parse(endpoints)).with(o -> {
+        List<Endpoint> given = endpoints.list != null ? StaticEndpoints.parse(endpoints.list) : List.of();
+        RouterOptions options = RouterOptions.defaults(given).with(o -> {
+            o.endpointsFile = endpoints.file;
             o.host = host;
             o.port = port;
             o.adminHost = adminHost;
@@ -100,15 +120,17 @@ final class ServeCommand implements Callable<Integer> {
             o.certPath = certPath;
         });
         try (ShutdownSignal signal = new ShutdownSignal(); RouterServer router = RouterServer.start(options)) {
+            String watched = endpoints.file == null ? "" : " (" + endpoints.file + ", watched)";
+            int count = router.pool().snapshot().endpoints().size();
             if (proxy) {
-                System.out.printf("homing: routing http://%s:%d -> %d endpoints; admin http://%s:%d%n",
-                        host, router.port(), options.endpoints().size(), adminHost, router.adminPort());
+                System.out.printf("homing: routing http://%s:%d -> %d endpoints%s; admin http://%s:%d%n",
+                        host, router.port(), count, watched, adminHost, router.adminPort());
             }
             if (router.extProcPort() >= 0) {
-                System.out.printf("homing: ext_proc %s://%s:%d (%s) -> %d endpoints; gRPC health %s:%d; admin "
+                System.out.printf("homing: ext_proc %s://%s:%d (%s) -> %d endpoints%s; gRPC health %s:%d; admin "
                                 + "http://%s:%d%n", secureServing ? "grpcs" : "grpc", host, router.extProcPort(),
                         secureServing ? certPath != null ? "TLS, " + certPath : "TLS, self-signed" : "plaintext",
-                        options.endpoints().size(), host, router.healthPort(), adminHost, router.adminPort());
+                        count, watched, host, router.healthPort(), adminHost, router.adminPort());
             }
             signal.await();
         }

@@ -2,7 +2,12 @@ package dev.homing.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** Values no option accepts are named back to the user with exit code 2, never as a stack trace. */
 class OptionErrorsTest {
@@ -20,5 +25,55 @@ class OptionErrorsTest {
         CliRun preset = CliRun.of("up", "--preset", "no-such-preset");
         assertThat(preset.exit()).isEqualTo(Main.EXIT_CONFIG);
         assertThat(preset.err()).startsWith("homing up: ").contains("no-such-preset").doesNotContain("\tat ");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "p=127.0.0.1:8001;llm-d.ai/role=prefill,d=127.0.0.1:8002;llm-d.ai/role=de code | endpoint 'd=127.0.0.1:8002;llm-d.ai/role=de code': label 'llm-d.ai/role=de code': a label value must be empty or consist of",
+        "p=127.0.0.1:8001;LLM-D.ai/role=prefill                                         | label 'LLM-D.ai/role=prefill': the prefix before '/' must be a DNS subdomain",
+        "p=127.0.0.1:8001;llm-d.ai/role                                                 | endpoint 'p=127.0.0.1:8001;llm-d.ai/role': label 'llm-d.ai/role' has no value",
+        "p=127.0.0.1:8001,p=127.0.0.1:8002                                              | endpoint 'p=127.0.0.1:8002': the name 'p' is already endpoint 'p=127.0.0.1:8001'",
+        "p=127.0.0.1:8001,q=127.0.0.1:8001                                              | endpoint 'q=127.0.0.1:8001': the address 127.0.0.1:8001 is already endpoint 'p=127.0.0.1:8001'",
+    })
+    void badLabelledEndpointsExitTwoNamingTheItem(String endpoints, String message) {
+        CliRun run = CliRun.of("serve", "--endpoints", endpoints);
+        assertThat(run.exit()).isEqualTo(Main.EXIT_CONFIG);
+        assertThat(run.err()).startsWith("homing serve: ").contains(message).doesNotContain("\tat ");
+    }
+
+    @Test
+    void exactlyOneEndpointSourceIsRequired(@TempDir Path dir) throws Exception {
+        CliRun none = CliRun.of("serve");
+        assertThat(none.exit()).isEqualTo(Main.EXIT_CONFIG);
+        assertThat(none.err()).contains("Missing required argument").contains("--endpoints").contains("--endpoints-file");
+
+        Path file = Files.writeString(dir.resolve("endpoints.yaml"), "endpoints: []\n");
+        CliRun both = CliRun.of("serve", "--endpoints", "a=127.0.0.1:9", "--endpoints-file", file.toString());
+        assertThat(both.exit()).isEqualTo(Main.EXIT_CONFIG);
+        assertThat(both.err()).contains("mutually exclusive");
+    }
+
+    @Test
+    void aBrokenEndpointsFileExitsTwoNamingItsLine(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("endpoints.yaml"),
+                "endpoints:\n- name: p\n  address: 127.0.0.1:8001\n  labels: {llm-d.ai/role: 7}\n");
+        CliRun run = CliRun.of("serve", "--endpoints-file", file.toString(), "--port", "0", "--admin-port", "0");
+        assertThat(run.exit()).isEqualTo(Main.EXIT_CONFIG);
+        assertThat(run.err()).startsWith("homing: " + file + ":4: label 'llm-d.ai/role' of endpoints[0] must be a string")
+                .doesNotContain("\tat ");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "--pd 1                    | --pd expects PREFILL:DECODE pod counts such as 1:2, got '1'",
+        "--pd 1:x                  | --pd expects PREFILL:DECODE",
+        "--pd 0:2                  | --pd needs at least one prefill and one decode pod, got 0:2",
+        "--pd 1:2 --pods 3         | give --pods or --pd, not both",
+        "--pd 1:2 --precise        | --pd with --precise needs --config FILE",
+    })
+    void badPdSplitsExitTwo(String args, String message) {
+        CliRun run = CliRun.of(("up " + args + " --port 0 --admin-port 0").split(" "));
+        assertThat(run.exit()).isEqualTo(Main.EXIT_CONFIG);
+        assertThat(run.err()).startsWith("homing up: ").contains(message).doesNotContain("\tat ");
     }
 }

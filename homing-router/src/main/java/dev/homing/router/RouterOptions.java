@@ -1,5 +1,6 @@
 package dev.homing.router;
 
+import dev.homing.core.config.BuiltInConfig;
 import dev.homing.core.endpoint.Endpoint;
 import dev.homing.core.framework.request.TokenSource;
 import java.nio.file.Path;
@@ -24,6 +25,10 @@ import java.util.function.Consumer;
  *                           producer), or null for none: those plugins then fall back
  * @param redisUrl           a Redis shared by the pool's router replicas ({@code redis://host:port}), or null for none:
  *                           with one, the precise index and the requests in flight are shared through it
+ * @param endpointsFile      an endpoints file ({@link dev.homing.router.discovery.EndpointsYaml}) read at start and
+ *                           whenever it changes, in place of {@code endpoints} (which must then be empty); or null
+ * @param pd                 without a config file, the built-in P/D config (llm-d's {@code pd-epp-config.yaml})
+ *                           instead of the default; not with {@code precise}
  * @param proxy              whether the API port (the OpenAI-compatible HTTP proxy) runs
  * @param extProcPort        the Envoy ext_proc gRPC port (llm-d: 9002), 0 for a free one, -1 for none
  * @param healthPort         the gRPC health port (llm-d: 9003), 0 for a free one, -1 for none
@@ -36,16 +41,28 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
                             int maxBodyBytes, Duration connectTimeout, Duration responseTimeout, int maxAttempts,
                             boolean creditUnreflected, long seed, String poolName, Path configFile,
                             boolean precise, Duration configPollInterval, TokenSource tokenSource, String redisUrl,
-                            boolean proxy, int extProcPort, int healthPort, boolean secureServing, Path certPath) {
+                            Path endpointsFile, boolean pd, boolean proxy, int extProcPort, int healthPort,
+                            boolean secureServing, Path certPath) {
 
     public RouterOptions {
         endpoints = List.copyOf(endpoints);
+        if (endpointsFile != null && !endpoints.isEmpty()) {
+            throw new IllegalArgumentException("give endpoints or an endpoints file, not both");
+        }
+        if (configFile == null && precise && pd) {
+            throw new IllegalArgumentException("there is no built-in precise P/D config; give a config file");
+        }
+    }
+
+    /** The config that runs when there is no config file. */
+    public BuiltInConfig builtInConfig() {
+        return pd ? BuiltInConfig.PD : precise ? BuiltInConfig.PRECISE : BuiltInConfig.DEFAULT;
     }
 
     public static RouterOptions defaults(List<Endpoint> endpoints) {
         return new RouterOptions("127.0.0.1", 8000, "127.0.0.1", 9090, endpoints, Duration.ofMillis(50),
                 Duration.ofSeconds(1), Duration.ofSeconds(5), 32 << 20, Duration.ofSeconds(2), Duration.ofMinutes(10),
-                3, true, System.nanoTime(), "homing", null, false, Duration.ofSeconds(1), null, null,
+                3, true, System.nanoTime(), "homing", null, false, Duration.ofSeconds(1), null, null, null, false,
                 true, -1, -1, true, null);
     }
 
@@ -78,6 +95,8 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
         public Duration configPollInterval;
         public TokenSource tokenSource;
         public String redisUrl;
+        public Path endpointsFile;
+        public boolean pd;
         public boolean proxy;
         public int extProcPort;
         public int healthPort;
@@ -105,6 +124,8 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
             configPollInterval = o.configPollInterval;
             tokenSource = o.tokenSource;
             redisUrl = o.redisUrl;
+            endpointsFile = o.endpointsFile;
+            pd = o.pd;
             proxy = o.proxy;
             extProcPort = o.extProcPort;
             healthPort = o.healthPort;
@@ -115,8 +136,8 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
         RouterOptions build() {
             return new RouterOptions(host, port, adminHost, adminPort, endpoints, scrapeInterval, scrapeTimeout,
                     modelsInterval, maxBodyBytes, connectTimeout, responseTimeout, maxAttempts, creditUnreflected, seed,
-                    poolName, configFile, precise, configPollInterval, tokenSource, redisUrl, proxy, extProcPort,
-                    healthPort, secureServing, certPath);
+                    poolName, configFile, precise, configPollInterval, tokenSource, redisUrl, endpointsFile, pd,
+                    proxy, extProcPort, healthPort, secureServing, certPath);
         }
     }
 }

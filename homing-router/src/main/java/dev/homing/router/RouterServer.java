@@ -15,6 +15,7 @@ import dev.homing.core.time.Ticker;
 import dev.homing.router.admin.AdminHandlers;
 import dev.homing.router.config.ConfigWatch;
 import dev.homing.router.config.PolicySource;
+import dev.homing.router.discovery.EndpointsFile;
 import dev.homing.router.explain.DecisionJson;
 import dev.homing.router.explain.ScheduleHandler;
 import dev.homing.router.extproc.EndpointPicker;
@@ -53,6 +54,7 @@ public final class RouterServer implements AutoCloseable {
     private final PreciseRouting precise;
     private final PolicySource policy;
     private final Director director;
+    private final EndpointsFile endpointsFile;
     private final HttpPort admin;
     private final HttpPort api;
     private final GrpcPort extProc;
@@ -80,10 +82,13 @@ public final class RouterServer implements AutoCloseable {
             // director: the routing policy (a built-in config, or a file watched for changes) and who applies it
             PluginContext plugins = new PluginContext(ticker, new SplittableRandom(options.seed()), pool)
                     .withTokens(tokens).withPreciseIndexes(precise.indexes());
-            this.policy = PolicySource.load(options.configFile(), options.precise(), BuiltIns.registry(), plugins);
+            this.policy = PolicySource.load(options.configFile(), options.builtInConfig(), BuiltIns.registry(),
+                    plugins);
             this.director = new Director(pool, policy.current().policy(), ticker);
             metrics.policy(this::prefixProducers, this::preciseProducers, this::poolSaturation);
-            pool.setEndpoints(options.endpoints());
+            // discovery: the endpoints given, or an endpoints file watched for changes
+            this.endpointsFile = options.endpointsFile() == null ? null : EndpointsFile.load(options.endpointsFile());
+            pool.setEndpoints(endpointsFile == null ? options.endpoints() : endpointsFile.current());
             // scraper: each endpoint's metrics and models
             HttpClient scrapeClient = parts.add(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                     .connectTimeout(options.scrapeTimeout()).build());
@@ -113,6 +118,10 @@ public final class RouterServer implements AutoCloseable {
             if (options.configFile() != null) {
                 parts.add(new ConfigWatch(options.configPollInterval(), this::reload), ConfigWatch::start);
             }
+            if (endpointsFile != null) {
+                parts.add(new ConfigWatch("homing-endpoints-reload", options.configPollInterval(),
+                        this::reloadEndpoints), ConfigWatch::start);
+            }
         } catch (Throwable e) {
             // Nothing is left running when the router cannot be built, whatever stopped it (an Error too); a part
             // that fails to close is suppressed in e, so e stays the error reported.
@@ -132,7 +141,7 @@ public final class RouterServer implements AutoCloseable {
     /**
      * Starts the router.
      *
-     * @throws ConfigException when the config file cannot be used; nothing is left running
+     * @throws ConfigException when the config file or the endpoints file cannot be used; nothing is left running
      */
     public static RouterServer start(RouterOptions options) throws ConfigException {
         RouterServer s = new RouterServer(options);
@@ -150,6 +159,15 @@ public final class RouterServer implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             System.getLogger(RouterServer.class.getName()).log(System.Logger.Level.WARNING, "config reload failed", e);
+        }
+    }
+
+    private void reloadEndpoints() {
+        try {
+            metrics.endpointsReloads().reloaded(endpointsFile.reload(pool));
+        } catch (RuntimeException e) {
+            System.getLogger(RouterServer.class.getName()).log(System.Logger.Level.WARNING, "endpoints reload failed",
+                    e);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.homing.cli.cluster;
 import dev.homing.core.config.ConfigException;
 import dev.homing.core.endpoint.Endpoint;
 import dev.homing.core.endpoint.EndpointState;
+import dev.homing.core.plugins.filter.RoleFilters;
 import dev.homing.router.RouterOptions;
 import dev.homing.router.RouterServer;
 import dev.homing.router.precise.events.PublisherAddress;
@@ -22,7 +23,10 @@ import java.util.SplittableRandom;
  * A cluster on this machine: simulated vLLM pods, each on its own port, behind one router. What {@code homing up}
  * and {@code homing demo} run, and what end-to-end tests start. With {@code precise}, every pod publishes its
  * KV-cache events on an ephemeral port (vLLM's legacy encoding, a replay socket beside it), its endpoint is labelled
- * with both addresses, and the router runs the precise config unless given another.
+ * with both addresses, and the router runs the precise config unless given another. With a {@link PdSplit}, the pods
+ * are prefill pods then decode pods, labelled {@code llm-d.ai/role} as llm-d's P/D deployments are, and the router
+ * runs llm-d's P/D config unless given another. The simulated pods have no P/D sidecar: a decode pod told of a
+ * prefiller ({@code x-prefiller-host-port}) serves the whole request itself.
  */
 public final class LocalCluster implements AutoCloseable {
 
@@ -34,24 +38,36 @@ public final class LocalCluster implements AutoCloseable {
      *                    {@code precise})
      * @param precise     pods publish KV-cache events and the router subscribes
      * @param redisUrl    a Redis the router shares its index and load through, or null
+     * @param pd          prefill and decode pods ({@code pods} is then their sum), or null for pods without roles
+     * @param extProc     the router as a gateway's picker behind a stand-in for Envoy, or null for its HTTP proxy
      */
     public record Options(int pods, String model, Preset preset, String host, int port, int adminPort,
-                          int podBasePort, long seed, Path config, boolean precise, String redisUrl, ExtProc extProc) {
+                          int podBasePort, long seed, Path config, boolean precise, String redisUrl, PdSplit pd,
+                          ExtProc extProc) {
         public Options {
             if (pods < 1) {
                 throw new IllegalArgumentException("--pods must be at least 1, got " + pods);
             }
+            if (pd != null && pd.pods() != pods) {
+                throw new IllegalArgumentException("--pd " + pd.prefill() + ":" + pd.decode() + " starts "
+                        + pd.pods() + " pods, not " + pods);
+            }
+            if (pd != null && precise && config == null) {
+                throw new IllegalArgumentException("--pd with --precise needs --config FILE: there is no built-in "
+                        + "precise P/D config");
+            }
         }
 
+        /** Pods without roles, behind the router's own HTTP port. */
         public Options(int pods, String model, Preset preset, String host, int port, int adminPort, int podBasePort,
                        long seed, Path config, boolean precise, String redisUrl) {
-            this(pods, model, preset, host, port, adminPort, podBasePort, seed, config, precise, redisUrl, null);
+            this(pods, model, preset, host, port, adminPort, podBasePort, seed, config, precise, redisUrl, null, null);
         }
 
         /** These options with the router as an ext_proc picker behind a gateway stand-in on {@code port}. */
         public Options withExtProc(ExtProc e) {
             return new Options(pods, model, preset, host, port, adminPort, podBasePort, seed, config, precise, redisUrl,
-                    e);
+                    pd, e);
         }
     }
 
@@ -66,14 +82,20 @@ public final class LocalCluster implements AutoCloseable {
     public record ExtProc(int pickerPort, int healthPort, boolean tls) {
     }
 
-    /** A running pod: its name and where it listens. */
-    public record Pod(String name, String host, int port, SimPod server) {
+    /**
+     * A running pod: its name, where it listens, and its role.
+     *
+     * @param role its {@code llm-d.ai/role} label ({@code prefill}, {@code decode}), or null for none
+     */
+    public record Pod(String name, String host, int port, SimPod server, String role) {
         public String address() {
             return host + ":" + port;
         }
     }
 
     private static final Duration EVENTS_TIMEOUT = Duration.ofSeconds(20);
+    public static final String PREFILL = "prefill";
+    public static final String DECODE = "decode";
 
     private final List<Pod> pods;
     private final RouterServer router;
@@ -99,13 +121,17 @@ public final class LocalCluster implements AutoCloseable {
 
     /** @throws ConfigException when the router's config file cannot be used; nothing is left running */
     public static LocalCluster start(Options o) throws ConfigException {
-        PodNames names = new PodNames(o.model(), new SplittableRandom(o.seed()));
+        SplittableRandom random = new SplittableRandom(o.seed());
+        List<String> roles = roles(o);
+        Map<String, PodNames> namesByRole = new HashMap<>();
         List<Pod> pods = new ArrayList<>();
         RouterServer router = null;
         LocalGateway gateway = null;
         try {
             for (int i = 0; i < o.pods(); i++) {
-                String name = names.next();
+                String role = roles.get(i);
+                String name = namesByRole.computeIfAbsent(String.valueOf(role),
+                        r -> new PodNames(o.model(), role, random)).next();
                 SimPodConfig.Builder b = SimPodConfig.builder()
                         .preset(o.preset())
                         .model(o.model())
@@ -121,7 +147,7 @@ public final class LocalCluster implements AutoCloseable {
                             .withTopic("kv@" + name + "@" + o.model()));
                 }
                 SimPod pod = SimPod.start(b.build());
-                pods.add(new Pod(name, o.host(), pod.port(), pod));
+                pods.add(new Pod(name, o.host(), pod.port(), pod, role));
             }
             List<Endpoint> endpoints = pods.stream().map(p -> new Endpoint(p.name(), p.host(), p.port(), labels(p)))
                     .toList();
@@ -132,6 +158,7 @@ public final class LocalCluster implements AutoCloseable {
                 x.adminPort = o.adminPort();
                 x.configFile = o.config();
                 x.precise = o.precise();
+                x.pd = o.pd() != null;
                 x.redisUrl = o.redisUrl();
                 if (o.extProc() != null) {
                     x.proxy = false;
@@ -157,6 +184,15 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
+    /** Each pod's role, in start order: prefill pods first, then decode; all null without a split. */
+    private static List<String> roles(Options o) {
+        List<String> roles = new ArrayList<>();
+        for (int i = 0; i < o.pods(); i++) {
+            roles.add(o.pd() == null ? null : i < o.pd().prefill() ? PREFILL : DECODE);
+        }
+        return roles;
+    }
+
     private static void cleanUp(List<Pod> pods, RouterServer router, LocalGateway gateway) {
         if (gateway != null) {
             gateway.close();
@@ -171,9 +207,15 @@ public final class LocalCluster implements AutoCloseable {
         return host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
     }
 
-    /** A publishing pod's endpoint says where its events and replay socket are (ephemeral ports). */
+    /**
+     * A pod's role, as llm-d's P/D deployments label theirs; a publishing pod's endpoint says where its events and
+     * replay socket are (ephemeral ports).
+     */
     private static Map<String, String> labels(Pod p) {
         Map<String, String> labels = new HashMap<>();
+        if (p.role() != null) {
+            labels.put(RoleFilters.ROLE_LABEL, p.role());
+        }
         if (p.server().kvEventsEndpoint() != null) {
             labels.put(PublisherAddress.EVENTS_LABEL, p.server().kvEventsEndpoint());
         }

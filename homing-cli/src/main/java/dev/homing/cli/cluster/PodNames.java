@@ -13,6 +13,7 @@ public final class PodNames {
 
     /** Kubernetes' alphabet for generated names: no vowels, no look-alikes. */
     private static final String ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+    private static final int MAX_DEPLOYMENT = 40;
 
     private final String deployment;
     private final String templateHash;
@@ -20,8 +21,22 @@ public final class PodNames {
     private final Set<String> used = new HashSet<>();
 
     public PodNames(String model, RandomGenerator random) {
+        this(model, null, random);
+    }
+
+    /**
+     * Names for one role's pods, as llm-d's P/D deployments name them: {@code qwen2-5-0-5b-instruct-prefill-...}.
+     *
+     * @param role appended to the deployment name, or null for none
+     */
+    public PodNames(String model, String role, RandomGenerator random) {
         this.random = random;
-        this.deployment = deploymentName(model);
+        String base = deploymentName(model);
+        if (role != null) {
+            int room = MAX_DEPLOYMENT - role.length() - 1;
+            base = (base.length() > room ? base.substring(0, room).replaceAll("-+$", "") : base) + "-" + role;
+        }
+        this.deployment = base;
         this.templateHash = randomString(10);
     }
 
@@ -32,7 +47,7 @@ public final class PodNames {
         if (name.isEmpty()) {
             name = "vllm";
         }
-        return name.length() > 40 ? name.substring(0, 40).replaceAll("-+$", "") : name;
+        return name.length() > MAX_DEPLOYMENT ? name.substring(0, MAX_DEPLOYMENT).replaceAll("-+$", "") : name;
     }
 
     public String next() {

@@ -21,12 +21,14 @@ import java.nio.charset.StandardCharsets;
  *       holding long conversations counts as busier than one holding short questions.</li>
  * </ul>
  * And the precise variant ({@code homing-precise.yaml}, what {@code homing up --precise} runs): the same weights with
- * llm-d's precise producer fed by the pods' KV-cache events.
+ * llm-d's precise producer fed by the pods' KV-cache events; and the P/D one ({@code homing-pd.yaml}, what
+ * {@code homing up --pd} runs): llm-d's {@code pd-epp-config.yaml} unchanged. {@link BuiltInConfig} names the three.
  */
 public final class DefaultConfig {
 
     public static final String RESOURCE = "homing-default.yaml";
     public static final String PRECISE_RESOURCE = "homing-precise.yaml";
+    public static final String PD_RESOURCE = "homing-pd.yaml";
 
     private DefaultConfig() {
     }
@@ -40,7 +42,12 @@ public final class DefaultConfig {
         return read(PRECISE_RESOURCE);
     }
 
-    private static String read(String resource) {
+    /** The P/D config's YAML: llm-d's disaggregated prefill/decode config, role filters and the prefix-based decider. */
+    public static String pdText() {
+        return read(PD_RESOURCE);
+    }
+
+    static String read(String resource) {
         try (InputStream in = DefaultConfig.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException(resource + " is missing from the jar");
@@ -60,7 +67,7 @@ public final class DefaultConfig {
         return resolve(PRECISE_RESOURCE, registry, ctx);
     }
 
-    private static ResolvedConfig resolve(String resource, PluginRegistry registry, PluginContext ctx) {
+    static ResolvedConfig resolve(String resource, PluginRegistry registry, PluginContext ctx) {
         try {
             return new ConfigResolver(registry).resolve(ConfigParser.parse(read(resource), resource), ctx);
         } catch (ConfigException e) {

@@ -25,6 +25,16 @@ public final class YamlReader {
      * @return the document's root, or null for an empty document
      */
     public static ConfigNode read(String text, String source) throws ConfigException {
+        return read(text, source, "an EndpointPickerConfig");
+    }
+
+    /**
+     * Reads a YAML file other than a config (the router's endpoints file, say), in the same way.
+     *
+     * @param what what the file holds, for the message when it holds several documents ("an endpoints file")
+     * @return the document's root, or null for an empty document
+     */
+    public static ConfigNode read(String text, String source, String what) throws ConfigException {
         try (JsonParser p = YAML.createParser(text)) {
             JsonToken t = p.nextToken();
             if (t == null) {
@@ -33,7 +43,7 @@ public final class YamlReader {
             ConfigNode root = value(p, t, source);
             if (p.nextToken() != null) {
                 throw new ConfigException(source, p.currentTokenLocation().getLineNr(),
-                        "more than one YAML document; an EndpointPickerConfig is one document");
+                        "more than one YAML document; " + what + " is one document");
             }
             return root;
         } catch (JsonProcessingException e) {

@@ -5,7 +5,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-/** Looks at the config file for changes every interval, on one daemon thread that runs from start to close. */
+/**
+ * Looks at a file for changes every interval (the config file; the endpoints file), on one daemon thread that runs
+ * from start to close.
+ */
 public final class ConfigWatch implements AutoCloseable {
 
     /** Longest wait in {@link #close()} for a reload in progress: it may not heed the interrupt (a plugin's build). */
@@ -13,16 +16,25 @@ public final class ConfigWatch implements AutoCloseable {
 
     private final Duration interval;
     private final Runnable reload;
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "homing-config-reload");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService timer;
 
-    /** @param reload reads the file and applies what changed; it must not throw */
+    /** @param reload reads the config file and applies what changed; it must not throw */
     public ConfigWatch(Duration interval, Runnable reload) {
+        this("homing-config-reload", interval, reload);
+    }
+
+    /**
+     * @param threadName names the thread, which a thread dump shows
+     * @param reload     reads the file and applies what changed; it must not throw
+     */
+    public ConfigWatch(String threadName, Duration interval, Runnable reload) {
         this.interval = interval;
         this.reload = reload;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, threadName);
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     public void start() {

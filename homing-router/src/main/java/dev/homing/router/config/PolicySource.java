@@ -1,9 +1,9 @@
 package dev.homing.router.config;
 
+import dev.homing.core.config.BuiltInConfig;
 import dev.homing.core.config.ConfigException;
 import dev.homing.core.config.ConfigParser;
 import dev.homing.core.config.ConfigResolver;
-import dev.homing.core.config.DefaultConfig;
 import dev.homing.core.config.ResolvedConfig;
 import dev.homing.core.director.Director;
 import dev.homing.core.framework.plugin.PluginContext;
@@ -15,7 +15,7 @@ import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Where the routing policy comes from: a built-in config (the default, or the precise one), or an
+ * Where the routing policy comes from: a built-in config (the default, the precise or the P/D one), or an
  * {@code EndpointPickerConfig} file that is read at
  * start (a broken file stops start-up) and again whenever it changes (a broken change is refused and the running
  * policy stays).
@@ -39,13 +39,13 @@ public final class PolicySource {
     /**
      * Loads the initial policy: the file's, or when {@code file} is null a built-in one, which is never reloaded.
      *
-     * @param precise without a file, the built-in precise config instead of the default
+     * @param builtIn what runs without a file
      */
-    public static PolicySource load(Path file, boolean precise, PluginRegistry registry, PluginContext ctx)
+    public static PolicySource load(Path file, BuiltInConfig builtIn, PluginRegistry registry, PluginContext ctx)
             throws ConfigException {
         PolicySource s = new PolicySource(file, registry, ctx);
         if (file == null) {
-            s.current.set(precise ? DefaultConfig.resolvePrecise(registry, ctx) : DefaultConfig.resolve(registry, ctx));
+            s.current.set(builtIn.resolve(registry, ctx));
         } else {
             String text = read(file);
             s.current.set(new ConfigResolver(registry).resolve(ConfigParser.parse(text, file.toString()), ctx));

@@ -31,12 +31,14 @@ public final class RouterMetrics {
     private final PoolMetrics pool;
     private final KvEventMetrics kvEvents;
     private final ConfigReloadMetrics configReloads;
+    private final EndpointsReloadMetrics endpointsReloads;
 
     public RouterMetrics(String poolName, EndpointPool pool) {
         this.requests = new RequestMetrics(registry);
         this.pool = new PoolMetrics(registry, poolName, pool);
         this.kvEvents = new KvEventMetrics(registry);
         this.configReloads = new ConfigReloadMetrics(registry);
+        this.endpointsReloads = new EndpointsReloadMetrics(registry);
         GaugeWithCallback.builder().name("inference_extension_info")
                 .help("General information of the current build.").labelNames("commit", "build_ref")
                 .callback(cb -> cb.call(1, "unknown", "homing")).register(registry);
@@ -59,6 +61,10 @@ public final class RouterMetrics {
 
     public ConfigReloadMetrics configReloads() {
         return configReloads;
+    }
+
+    public EndpointsReloadMetrics endpointsReloads() {
+        return endpointsReloads;
     }
 
     /** Registers what the running config's plugins report, read anew at each scrape (a reload may replace them). */

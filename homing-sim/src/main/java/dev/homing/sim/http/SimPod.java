@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -42,7 +43,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code POST /tokenize}, {@code POST /detokenize}, {@code GET /v1/models}, {@code POST /v1/load_lora_adapter},
  * {@code POST /v1/unload_lora_adapter}, {@code GET /health}, {@code GET|POST /ping}, {@code GET /version},
  * {@code GET /metrics} and {@code POST /reset_prefix_cache}; anything else gets an OpenAI-shaped 404 (or 405 for a
- * known path with the wrong method). Every response carries {@code x-inference-pod}.
+ * known path with the wrong method). Every response carries {@code x-inference-pod}. The headers of the last few
+ * completion and chat requests are kept for tests ({@link #recentRequestHeaders()}); the pod otherwise ignores
+ * headers a P/D sidecar would read, such as {@code x-prefiller-host-port}: it serves the whole request itself, as a
+ * plain vLLM pod does.
  */
 public final class SimPod implements AutoCloseable {
 
@@ -58,10 +62,12 @@ public final class SimPod implements AutoCloseable {
     private final AtomicBoolean closing;
     private final ZmqEventPublisher publisher;
     private final StepBatcher batcher;
+    private final RecentHeaders recentHeaders;
 
     private SimPod(SimPodConfig config, RealTimeEngineDriver driver, WebServer server, AtomicBoolean closing,
-            ZmqEventPublisher publisher, StepBatcher batcher) {
+            ZmqEventPublisher publisher, StepBatcher batcher, RecentHeaders recentHeaders) {
         this.config = config;
+        this.recentHeaders = recentHeaders;
         this.driver = driver;
         this.server = server;
         this.closing = closing;
@@ -97,6 +103,7 @@ public final class SimPod implements AutoCloseable {
         TokenizeHandler tokenize = new TokenizeHandler(tokenizer, models, maxLen, config.maxRequestBodyBytes());
         RenderHandler render = new RenderHandler(tokenizer, models, ids, maxLen, config.maxRequestBodyBytes());
         LoraHandler lora = new LoraHandler(models, config.maxRequestBodyBytes());
+        RecentHeaders recentHeaders = new RecentHeaders();
         WebServer server;
         try {
             server = WebServer.builder()
@@ -105,7 +112,7 @@ public final class SimPod implements AutoCloseable {
                     .shutdownGracePeriod(Duration.ofMillis(500))
                     .shutdownHook(false)
                     .routing(r -> routes(r, config, driver, metrics, ids, models, completions, tokenize, render,
-                            lora))
+                            lora, recentHeaders))
                     .build()
                     .start();
         } catch (RuntimeException e) {
@@ -119,7 +126,7 @@ public final class SimPod implements AutoCloseable {
             closeQuietly(publisher);
             throw new IllegalStateException("the sim pod could not listen on " + config.host() + ":" + config.port());
         }
-        return new SimPod(config, driver, server, closing, publisher, batcher);
+        return new SimPod(config, driver, server, closing, publisher, batcher, recentHeaders);
     }
 
     /** vLLM's {@code CacheConfig} as {@code vllm:cache_config_info} labels, in its field order. */
@@ -145,16 +152,20 @@ public final class SimPod implements AutoCloseable {
 
     private static void routes(HttpRouting.Builder r, SimPodConfig config, RealTimeEngineDriver driver,
             PodMetrics metrics, RequestIds ids, ServedModels models, CompletionHandler completions,
-            TokenizeHandler tokenize, RenderHandler render, LoraHandler lora) {
+            TokenizeHandler tokenize, RenderHandler render, LoraHandler lora, RecentHeaders recentHeaders) {
         r.addFilter((chain, req, res) -> {
             res.header(POD_HEADER, config.podName());
             chain.proceed();
         });
         Set<String> known = new LinkedHashSet<>();
-        route(r, known, Method.POST, ApiKind.COMPLETIONS.path(),
-                (req, res) -> completions.handle(req, res, ApiKind.COMPLETIONS));
-        route(r, known, Method.POST, ApiKind.CHAT_COMPLETIONS.path(),
-                (req, res) -> completions.handle(req, res, ApiKind.CHAT_COMPLETIONS));
+        route(r, known, Method.POST, ApiKind.COMPLETIONS.path(), (req, res) -> {
+            recentHeaders.record(req.headers());
+            completions.handle(req, res, ApiKind.COMPLETIONS);
+        });
+        route(r, known, Method.POST, ApiKind.CHAT_COMPLETIONS.path(), (req, res) -> {
+            recentHeaders.record(req.headers());
+            completions.handle(req, res, ApiKind.CHAT_COMPLETIONS);
+        });
         route(r, known, Method.POST, ApiKind.COMPLETIONS.path() + "/render",
                 (req, res) -> render.handle(req, res, ApiKind.COMPLETIONS));
         route(r, known, Method.POST, ApiKind.CHAT_COMPLETIONS.path() + "/render",
@@ -242,6 +253,20 @@ public final class SimPod implements AutoCloseable {
     /** The replay ROUTER endpoint as bound, or null. */
     public String kvEventsReplayEndpoint() {
         return publisher == null ? null : publisher.replayEndpoint();
+    }
+
+    /**
+     * The headers of the last completion and chat requests this pod received (at most 16), oldest first; names
+     * lower-cased. What a router forwarded, for tests: a P/D router's {@code x-prefiller-host-port}, for instance.
+     */
+    public List<Map<String, String>> recentRequestHeaders() {
+        return recentHeaders.snapshot();
+    }
+
+    /** The headers of the last completion or chat request this pod received, or an empty map before the first. */
+    public Map<String, String> lastRequestHeaders() {
+        List<Map<String, String>> recent = recentHeaders.snapshot();
+        return recent.isEmpty() ? Map.of() : recent.getLast();
     }
 
     /** KV-event batches sent so far. */

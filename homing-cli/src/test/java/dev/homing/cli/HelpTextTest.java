@@ -1,0 +1,36 @@
+package dev.homing.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** What a user reads before running: the syntax of the options issue 11 added. */
+class HelpTextTest {
+
+    @Test
+    void serveHelpShowsTheLabelledEndpointSyntaxAndTheFile() {
+        CliRun help = CliRun.of("serve", "--help");
+        assertThat(help.exit()).isZero();
+        String text = help.out().replaceAll("\\s+", ""); // picocli wraps anywhere, even inside an example
+        assertThat(text).contains("(--endpoints=NAME=HOST:PORT[;KEY=VALUE...][,...]|--endpoints-file=FILE)")
+                .contains("Labelsfollowtheirendpointafter';',inKubernetes'labelsyntax")
+                .contains("'p=10.0.0.1:8000;llm-d.ai/role=prefill,d=10.0.0.2:8000;llm-d.ai/role=decode'");
+    }
+
+    @Test
+    void upHelpShowsThePdSplit() {
+        CliRun help = CliRun.of("up", "--help");
+        assertThat(help.exit()).isZero();
+        assertThat(help.out().replaceAll("\\s+", "")).contains("--pd=P:D")
+                .contains("Pprefillpods(llm-d.ai/role=prefill)andDdecodepods(llm-d.ai/role=decode)");
+    }
+
+    @Test
+    void configDefaultPrintsThePdConfigOnRequest() {
+        CliRun pd = CliRun.of("config", "default", "--pd");
+        assertThat(pd.exit()).isZero();
+        assertThat(pd.out()).contains("type: disagg-profile-handler").contains("prefill: prefix-based-pd-decider")
+                .contains("pluginRef: prefill-filter").contains("pluginRef: decode-filter");
+        assertThat(CliRun.of("config", "default").out()).doesNotContain("disagg-profile-handler");
+    }
+}
