@@ -239,6 +239,33 @@ class ExtProcRoutingIT {
         }
     }
 
+    @Test
+    void filtersThatLeaveNoEndpointAre429RejectedSaturated(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("decode-only.yaml");
+        Files.writeString(config, """
+                apiVersion: llm-d.ai/v1alpha1
+                kind: EndpointPickerConfig
+                plugins:
+                - type: decode-filter
+                - type: queue-scorer
+                """);
+        try (TestCluster c = cluster(2, o -> o.with(x -> {
+            x.configFile = config;
+            x.endpoints = x.endpoints.stream().map(e -> labelled(e, "prefill")).toList();
+        }))) {
+            ManagedChannel ch = ExtProcCall.channel(c.router().extProcPort(), false);
+            try (ExtProcCall s = ExtProcCall.open(ch)) {
+                sendRequest(s, "/v1/chat/completions", chat("nobody decodes").getBytes(StandardCharsets.UTF_8), 1);
+                ProcessingResponse r = s.next();
+                assertThat(r.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(429);
+                assertThat(setHeaders(r.getImmediateResponse().getHeaders()))
+                        .containsEntry("x-llm-d-request-dropped-reason", "rejected-saturated");
+            }
+            assertThat(c.routerInFlight()).isZero();
+            ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
+    }
+
     private static dev.homing.core.endpoint.Endpoint labelled(dev.homing.core.endpoint.Endpoint e, String role) {
         Map<String, String> labels = new java.util.HashMap<>(e.labels());
         labels.put("llm-d.ai/role", role);
