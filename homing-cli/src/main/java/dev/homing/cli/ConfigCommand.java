@@ -29,8 +29,9 @@ final class ConfigCommand implements Runnable {
 
     /** {@code homing config check FILE}. */
     @Command(name = "check", mixinStandardHelpOptions = true,
-            description = "Validate a config and print the profiles it resolves to, with every default filled in. "
-                    + "Exit 0 when it can be used, 2 with the offending line when not.")
+            description = "Validate a config and print the profiles it resolves to, with every default filled in, "
+                    + "then its warnings (each with its line). Exit 0 when it can be used, warnings or not; 2 with the "
+                    + "offending line when not.")
     static final class Check implements Callable<Integer> {
 
         @Parameters(paramLabel = "FILE", description = "The EndpointPickerConfig YAML file.")

@@ -48,6 +48,31 @@ class ConfigCommandTest {
     }
 
     @Test
+    void checkExitsZeroAndPrintsTheWarningsOfAFileThatLoadsWithThem() throws Exception {
+        Path file = dir.resolve("sim-epp-no-hit-lru.yaml");
+        Files.writeString(file, """
+                apiVersion: llm-d.ai/v1alpha1
+                kind: EndpointPickerConfig
+                plugins:
+                - type: probabilistic-admitter
+                - type: precise-prefix-cache-scorer
+                  parameters:
+                    indexerConfig:
+                      kvBlockIndexConfig:
+                        maxPrefixBlocksToMatch: 256
+                """);
+        CliRun r = CliRun.of("config", "check", file.toString());
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains(file + ": OK (llm-d.ai/v1alpha1)")
+                .contains("scorers: precise-prefix-cache-scorer x1")
+                .contains("warning: " + file + ":4: plugin 'probabilistic-admitter' (probabilistic-admitter): loaded, "
+                        + "but it sheds nothing yet")
+                .contains("warning: " + file + ":9: plugin 'precise-prefix-cache-producer' "
+                        + "(precise-prefix-cache-producer): parameter "
+                        + "'indexerConfig.kvBlockIndexConfig.maxPrefixBlocksToMatch': unknown, ignored");
+    }
+
+    @Test
     void defaultPrintsTheBuiltInConfig() {
         CliRun r = CliRun.of("config", "default");
         assertThat(r.exit()).isZero();

@@ -10,9 +10,14 @@ public final class ConfigException extends Exception {
     private final int line;
 
     public ConfigException(String source, int line, String message) {
-        super(source + (line > 0 ? ":" + line : "") + ": " + message);
+        super(location(source, line) + ": " + message);
         this.source = source;
         this.line = line;
+    }
+
+    /** {@code file:line}, or the file alone when the line is 0; how errors and warnings begin. */
+    static String location(String source, int line) {
+        return source + (line > 0 ? ":" + line : "");
     }
 
     public String source() {

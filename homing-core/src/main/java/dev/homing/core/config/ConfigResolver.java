@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.homing.core.director.PolicyAssembler;
 import dev.homing.core.director.RoutingPolicy;
 import dev.homing.core.framework.plugin.Pairing;
+import dev.homing.core.framework.plugin.ParameterNotice;
 import dev.homing.core.framework.plugin.Parameters;
 import dev.homing.core.framework.plugin.Plugin;
 import dev.homing.core.framework.plugin.PluginConfigException;
@@ -27,7 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
+import java.util.stream.Collectors;
 import java.util.regex.Pattern;
 
 /**
@@ -42,7 +43,7 @@ public final class ConfigResolver {
 
     private static final Set<String> KNOWN_GATES = Set.of("flowControl", "prepareDataPlugins", "experimentalDatalayer",
             "dataLayer");
-    private static final Pattern PARAMETER = Pattern.compile("parameters? '([^'.]+)");
+    private static final Pattern PARAMETER = Pattern.compile("parameters? '([^']+)'");
 
     private final PluginRegistry registry;
 
@@ -70,6 +71,7 @@ public final class ConfigResolver {
         private final ResolvedConfig previous;
         private final Map<String, Plugin> plugins = new LinkedHashMap<>();
         private final Map<String, ResolvedConfig.Spec> specs = new HashMap<>();
+        private final Map<String, List<ParameterNotice>> notices = new HashMap<>();
         private final List<String> autoAdded = new ArrayList<>();
         private final List<String> warnings = new ArrayList<>();
         private final PluginContext ctx;
@@ -83,12 +85,12 @@ public final class ConfigResolver {
 
         ResolvedConfig run() throws ConfigException {
             if (config.apiVersion().equals(EndpointPickerConfig.LEGACY_API_VERSION)) {
-                warnings.add("apiVersion " + EndpointPickerConfig.LEGACY_API_VERSION + " is deprecated; use "
+                warnings.add(src + ": apiVersion " + EndpointPickerConfig.LEGACY_API_VERSION + " is deprecated; use "
                         + EndpointPickerConfig.API_VERSION);
             }
             for (String gate : config.featureGates()) {
                 if (!KNOWN_GATES.contains(gate)) {
-                    warnings.add("unknown feature gate '" + gate + "' ignored");
+                    warnings.add(src + ": unknown feature gate '" + gate + "' ignored");
                 }
             }
             checkCompanions(createPlugins());
@@ -98,7 +100,7 @@ public final class ConfigResolver {
             ProfileHandler handler = handler(profiles.size());
             String detector = checkReferences();
             RoutingPolicy policy = PolicyAssembler.assemble(handler, profiles, plugins.values());
-            return new ResolvedConfig(config, policy, plugins, specs, described, handler.name(), detector,
+            return new ResolvedConfig(config, policy, plugins, specs, notices, described, handler.name(), detector,
                     autoAdded, warnings);
         }
 
@@ -136,7 +138,8 @@ public final class ConfigResolver {
                         + " " + fieldNames(c.parameters()) + " belong on its " + c.words().role() + " '" + c.name() + "'");
             }
             if (!declared && !plugins.containsKey(c.name())) {
-                add(new PluginSpec(c.name(), c.type(), null, spec.line()), c.parameters());
+                // the companion's parameters were written on this plugin: their lines are found there
+                add(new PluginSpec(c.name(), c.type(), spec.parameters(), spec.line()), c.parameters());
                 autoAdded.add(c.name());
             }
             return params;
@@ -156,24 +159,31 @@ public final class ConfigResolver {
             }
         }
 
+        /** Creates a plugin, or keeps the running one when nothing changed; what its parameters say becomes warnings. */
         private void add(PluginSpec spec, JsonNode params) throws ConfigException {
             ResolvedConfig.Spec effective = new ResolvedConfig.Spec(spec.type(), params);
             Plugin kept = previous == null ? null : previous.plugins().get(spec.name());
+            List<ParameterNotice> said;
             if (kept != null && effective.equals(previous.specs().get(spec.name()))) {
                 plugins.put(spec.name(), kept);
+                said = previous.notices().getOrDefault(spec.name(), List.of());
             } else {
-                plugins.put(spec.name(), create(spec, params));
+                Parameters p = Parameters.of(params);
+                plugins.put(spec.name(), create(spec, p));
+                said = p.notices();
             }
+            notices.put(spec.name(), said);
+            warnings.addAll(ParameterWarnings.of(src, spec, said));
             specs.put(spec.name(), effective);
         }
 
-        private Plugin create(PluginSpec spec, JsonNode params) throws ConfigException {
+        private Plugin create(PluginSpec spec, Parameters params) throws ConfigException {
             if (!registry.has(spec.type())) {
                 throw new ConfigException(src, spec.line(), "unknown plugin type '" + spec.type() + "'; known types: "
                         + String.join(", ", registry.types()));
             }
             try {
-                return registry.create(spec.type(), spec.name(), Parameters.of(params), ctx);
+                return registry.create(spec.type(), spec.name(), params, ctx);
             } catch (PluginConfigException e) {
                 throw new ConfigException(src, parameterLine(spec, e.getMessage()), "plugin '" + spec.name() + "' ("
                         + spec.type() + "): " + e.getMessage());
@@ -265,13 +275,22 @@ public final class ConfigResolver {
             return new SchedulerProfile(ps.name(), filters, scorers, picker);
         }
 
+        /**
+         * llm-d gives a profile without a picker one the file declares (whichever its map yields first), its default
+         * only when none is; Homing takes the default type if declared, else the first declared, and says so.
+         */
         private Picker defaultPicker(ProfileSpec ps) throws ConfigException {
             String type = registry.defaultFor(Picker.class).orElseThrow(() -> new ConfigException(src, ps.line(),
                     "profile '" + ps.name() + "' names no picker, and there is no default one"));
-            if (plugins.get(type) instanceof Picker p) {
-                return p;
+            List<Picker> declared = plugins.values().stream().filter(Picker.class::isInstance).map(Picker.class::cast)
+                    .toList();
+            Picker chosen = plugins.get(type) instanceof Picker p ? p : declared.isEmpty() ? null : declared.get(0);
+            if (declared.size() > 1) {
+                warnings.add(ConfigException.location(src, ps.line()) + ": profile '" + ps.name() + "' names no picker"
+                        + " and several are declared (" + names(Picker.class) + "); llm-d takes any of them, Homing '"
+                        + chosen.name() + "'");
             }
-            return (Picker) addDefault(type);
+            return chosen != null ? chosen : (Picker) addDefault(type);
         }
 
         /** Adds a plugin of a default type, named after it, with its default parameters. */
@@ -316,11 +335,24 @@ public final class ConfigResolver {
                             + names(SaturationDetector.class));
                 }
             } else {
+                // llm-d's detector is then the plugin named after its default type, made when the file has none;
+                // a detector declared under another name is only a filter until saturationDetector names it
                 Optional<String> byDefault = registry.defaultFor(SaturationDetector.class);
                 if (byDefault.isPresent()) {
-                    Plugin declared = plugins.values().stream().filter(SaturationDetector.class::isInstance)
-                            .findFirst().orElse(null);
-                    return declared != null ? declared.name() : addDefault(byDefault.get()).name();
+                    String name = byDefault.get();
+                    if (plugins.containsKey(name) && !(plugins.get(name) instanceof SaturationDetector)) {
+                        throw new ConfigException(src, 0, "'" + name + "' is the saturation detector when"
+                                + " saturationDetector names none, but that plugin is not one; detectors: "
+                                + names(SaturationDetector.class));
+                    }
+                    for (Plugin p : plugins.values()) {
+                        if (p instanceof SaturationDetector && !p.name().equals(name)) {
+                            warnings.add(src + ": '" + p.name() + "' is a saturation detector, but saturationDetector"
+                                    + " names none, so the detector is '" + name + "' (as in llm-d); name '" + p.name()
+                                    + "' in saturationDetector.pluginRef to use it");
+                        }
+                    }
+                    return plugins.containsKey(name) ? name : addDefault(name).name();
                 }
             }
             if (config.dataLayer() != null) {
@@ -352,16 +384,10 @@ public final class ConfigResolver {
             return n.isEmpty() ? "(none)" : String.join(", ", n);
         }
 
-        /** The line of the parameter an error names, else the plugin's. */
+        /** The line of the parameter an error names ({@code parameter 'a': parameter 'b': ...}), else the plugin's. */
         private int parameterLine(PluginSpec spec, String message) {
-            Matcher m = PARAMETER.matcher(message);
-            if (m.find() && spec.parameters() instanceof ConfigNode.Mapping params) {
-                ConfigNode.Entry e = params.entries().get(m.group(1));
-                if (e != null) {
-                    return e.keyLine();
-                }
-            }
-            return spec.line();
+            String path = PARAMETER.matcher(message).results().map(m -> m.group(1)).collect(Collectors.joining("."));
+            return ParameterWarnings.line(spec.parameters(), path, spec.line());
         }
     }
 

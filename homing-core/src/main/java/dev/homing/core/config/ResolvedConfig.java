@@ -2,6 +2,7 @@ package dev.homing.core.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.homing.core.director.RoutingPolicy;
+import dev.homing.core.framework.plugin.ParameterNotice;
 import dev.homing.core.framework.plugin.Plugin;
 import java.util.List;
 import java.util.Map;
@@ -12,16 +13,22 @@ import java.util.Map;
  *
  * @param plugins   every plugin by name, declared and auto-added, in creation order
  * @param specs     the parameters each plugin was created from (after legacy forms were translated)
+ * @param notices   per plugin, what its parameters said without refusing the file (unknown keys, values read but not
+ *                  acted on); kept with a plugin a reload keeps, whose warnings are told again with the new lines
  * @param profiles  how each profile resolved
  * @param autoAdded names of plugins the defaults added
+ * @param warnings  what a reader should know but that does not stop the file loading, most naming file and line:
+ *                  printed by {@code homing config check}, logged by the router at start and on every reload
  */
 public record ResolvedConfig(EndpointPickerConfig config, RoutingPolicy policy, Map<String, Plugin> plugins,
-                             Map<String, Spec> specs, List<Profile> profiles, String profileHandler,
+                             Map<String, Spec> specs, Map<String, List<ParameterNotice>> notices,
+                             List<Profile> profiles, String profileHandler,
                              String saturationDetector, List<String> autoAdded, List<String> warnings) {
 
     public ResolvedConfig {
         plugins = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(plugins));
         specs = Map.copyOf(specs);
+        notices = Map.copyOf(notices);
         profiles = List.copyOf(profiles);
         autoAdded = List.copyOf(autoAdded);
         warnings = List.copyOf(warnings);

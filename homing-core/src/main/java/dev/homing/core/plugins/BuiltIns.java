@@ -3,6 +3,7 @@ package dev.homing.core.plugins;
 import dev.homing.core.framework.plugin.DeclaredPlugin;
 import dev.homing.core.framework.plugin.PluginRegistry;
 import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.plugins.admitter.ProbabilisticAdmitter;
 import dev.homing.core.plugins.datalayer.CoreMetricsExtractor;
 import dev.homing.core.plugins.datalayer.K8sNotificationSource;
 import dev.homing.core.plugins.datalayer.MetricsDataSource;
@@ -80,6 +81,9 @@ public final class BuiltIns {
             PrefixCacheAffinityFilter.PLUGIN_TYPE,
             UtilizationDetector.PLUGIN_TYPE,
             ConcurrencyDetector.PLUGIN_TYPE,
+
+            // Admitters: may refuse a request before it is scheduled
+            ProbabilisticAdmitter.PLUGIN_TYPE,
 
             // Pickers
             MaxScorePicker.PLUGIN_TYPE,

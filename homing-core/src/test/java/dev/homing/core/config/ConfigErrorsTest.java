@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** A broken config stops start-up with a message naming the line and the known choices. */
+/**
+ * A broken config stops start-up with a message naming the line and the known choices. (A parameter no plugin knows
+ * does not: it is a warning, {@link ConfigWarningsTest}.)
+ */
 class ConfigErrorsTest {
 
     private static final String HEAD = "apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\n";
@@ -14,7 +17,6 @@ class ConfigErrorsTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
             unknown plugin type | plugins:\\n- type: queue-scorr\\n | test.yaml:4: unknown plugin type 'queue-scorr'; known types: | queue-scorer
-            unknown parameter | plugins:\\n- type: no-hit-lru-scorer\\n  parameters:\\n    lruSize: 4\\n    lruSiz: 5\\n | test.yaml:7: plugin 'no-hit-lru-scorer' (no-hit-lru-scorer): unknown parameter 'lruSiz' | known parameters: lruSize
             bad parameter value | plugins:\\n- type: no-hit-lru-scorer\\n  parameters:\\n    lruSize: -4\\n | test.yaml:6: plugin 'no-hit-lru-scorer' (no-hit-lru-scorer): parameter 'lruSize' must be > 0 | -4
             dangling pluginRef | plugins:\\n- type: queue-scorer\\nschedulingProfiles:\\n- name: default\\n  plugins:\\n  - pluginRef: queue\\n | test.yaml:8: profile 'default' refers to 'queue', which is not a plugin; plugins: | queue-scorer
             negative weight | plugins:\\n- type: queue-scorer\\nschedulingProfiles:\\n- name: default\\n  plugins:\\n  - pluginRef: queue-scorer\\n    weight: -2\\n | test.yaml:8: profile 'default': weight of 'queue-scorer' must be a finite number >= 0 | -2

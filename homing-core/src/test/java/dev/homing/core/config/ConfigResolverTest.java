@@ -124,7 +124,8 @@ class ConfigResolverTest {
                   plugins:
                   - pluginRef: decode-filter
                 """)).isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("test.yaml:7: plugin 'disagg-profile-handler' (disagg-profile-handler):")
+                // the line of the key that names it, deciders.prefill
+                .hasMessageStartingWith("test.yaml:8: plugin 'disagg-profile-handler' (disagg-profile-handler):")
                 .hasMessageContaining("no-such-decider");
     }
 

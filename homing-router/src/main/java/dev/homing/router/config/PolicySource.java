@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * Where the routing policy comes from: a built-in config (the default, the precise or the P/D one), or an
  * {@code EndpointPickerConfig} file that is read at
  * start (a broken file stops start-up) and again whenever it changes (a broken change is refused and the running
- * policy stays).
+ * policy stays). The warnings of a file that loads are logged each time it is loaded.
  */
 public final class PolicySource {
 
@@ -50,6 +50,7 @@ public final class PolicySource {
             String text = read(file);
             s.current.set(new ConfigResolver(registry).resolve(ConfigParser.parse(text, file.toString()), ctx));
             s.lastText = text;
+            warn(s.current.get());
         }
         return s;
     }
@@ -88,10 +89,21 @@ public final class PolicySource {
             current.set(next);
             director.setPolicy(next.policy());
             LOG.log(System.Logger.Level.INFO, "config reloaded from " + file);
+            warn(next);
             return Reload.APPLIED;
         } catch (ConfigException e) {
             LOG.log(System.Logger.Level.WARNING, "config reload refused, running config kept: " + e.getMessage());
             return Reload.REFUSED;
+        }
+    }
+
+    /**
+     * Logs what the file asks for that Homing loads without acting on (unknown parameters llm-d would ignore too, values
+     * read but not used), each naming its line: a file that starts must never drop part of itself in silence.
+     */
+    private static void warn(ResolvedConfig config) {
+        for (String w : config.warnings()) {
+            LOG.log(System.Logger.Level.WARNING, "config warning: " + w);
         }
     }
 

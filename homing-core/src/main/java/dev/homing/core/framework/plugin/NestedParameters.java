@@ -6,14 +6,13 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
  * Reads structured parameters (a mapping or a list of mappings under one key) with the same rules as the top level:
- * every key is read through a getter with its default, keys nobody read are errors, and every message says where in
- * the parameters the problem is ({@code profiles.decode}, {@code engineConfigs[1].name}).
+ * every key is read through a getter with its default, keys nobody read become notices of the enclosing parameters
+ * (warnings, as llm-d ignores them), and every message says where in the parameters it is ({@code profiles.decode},
+ * {@code engineConfigs[1].name}).
  */
 public final class NestedParameters {
 
@@ -26,7 +25,7 @@ public final class NestedParameters {
         if (node != null && !node.isObject()) {
             throw new PluginConfigException("parameter '" + key + "' must be a mapping, got " + node);
         }
-        return read(node == null ? Parameters.empty() : Parameters.of(node), key, reader);
+        return read(parameters, node == null ? Parameters.empty() : Parameters.of(node), key, reader);
     }
 
     /** Each mapping of the list under {@code key} (none when absent), read by {@code reader}. */
@@ -45,7 +44,7 @@ public final class NestedParameters {
             if (!item.isObject()) {
                 throw new PluginConfigException("parameter '" + where + "' must be a mapping, got " + item);
             }
-            out.add(read(Parameters.of(item), where, reader));
+            out.add(read(parameters, Parameters.of(item), where, reader));
         }
         return out;
     }
@@ -71,19 +70,14 @@ public final class NestedParameters {
         return out;
     }
 
-    private static <T> T read(Parameters nested, String where, Function<Parameters, T> reader) {
+    private static <T> T read(Parameters parent, Parameters nested, String where, Function<Parameters, T> reader) {
         T value;
         try {
             value = reader.apply(nested);
         } catch (PluginConfigException e) {
             throw new PluginConfigException("parameter '" + where + "': " + e.getMessage());
         }
-        Set<String> unknown = nested.unknownKeys();
-        if (!unknown.isEmpty()) {
-            throw new PluginConfigException("unknown key" + (unknown.size() > 1 ? "s '" : " '")
-                    + String.join("', '", unknown) + "' in parameter '" + where + "'; known keys: "
-                    + String.join(", ", new TreeSet<>(nested.knownKeys())));
-        }
+        parent.adopt(where, nested);
         return value;
     }
 }

@@ -14,12 +14,15 @@ import java.util.TreeSet;
 
 /**
  * A plugin's {@code parameters} block. Each getter names its default, so a factory documents its parameters by reading
- * them; the keys a factory never read are reported as unknown parameters.
+ * them. The keys a factory never read, here or in the blocks it read through {@link NestedParameters}, and what it said
+ * it will not act on ({@link #notice}) come back as {@link #notices()}: warnings for the configuration's reader, never
+ * errors (llm-d ignores parameters it does not know). A value of the wrong kind or out of range is an error.
  */
 public final class Parameters {
 
     private final ObjectNode node;
     private final Set<String> read = new LinkedHashSet<>();
+    private final List<ParameterNotice> notices = new ArrayList<>();
 
     private Parameters(ObjectNode node) {
         this.node = node;
@@ -136,6 +139,36 @@ public final class Parameters {
     /** A nested value as is, for plugins with structured parameters. */
     public JsonNode node(String key) {
         return get(key);
+    }
+
+    /**
+     * Tells the configuration's reader that {@code key} (null: the plugin as a whole) was read but will not be acted
+     * on, and why. The plugin still loads.
+     */
+    public void notice(String key, String message) {
+        notices.add(new ParameterNotice(key, message));
+    }
+
+    /** Takes over what the reader of the block at {@code where} left: its unknown keys and its notices. */
+    void adopt(String where, Parameters nested) {
+        for (ParameterNotice n : nested.notices()) {
+            notices.add(n.under(where));
+        }
+    }
+
+    /**
+     * What the reader should be told: first each key present that no getter asked for (with the keys known beside
+     * it), then, in the order they were made, the notices of this block and of the blocks read under it.
+     */
+    public List<ParameterNotice> notices() {
+        List<ParameterNotice> out = new ArrayList<>();
+        Set<String> known = new TreeSet<>(read);
+        for (String k : unknownKeys()) {
+            out.add(new ParameterNotice(k, "unknown, ignored (llm-d ignores parameters it does not know); known here: "
+                    + (known.isEmpty() ? "none" : String.join(", ", known))));
+        }
+        out.addAll(notices);
+        return List.copyOf(new LinkedHashSet<>(out)); // a block read twice (an older place for it) says it once
     }
 
     /** Keys present in the config that no getter asked for. */

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * The plugin types a configuration's {@code type:} may name, by llm-d's type names and their aliases. Immutable:
@@ -66,25 +65,17 @@ public final class PluginRegistry {
     }
 
     /**
-     * Creates a plugin, refusing unknown types and parameters the factory did not read. An unnamed plugin is named
-     * after the type the configuration wrote (an alias's instance after the alias), which is how a configuration
-     * refers to it.
+     * Creates a plugin, refusing unknown types. Parameters the factory did not read are not refused: they are left in
+     * {@link Parameters#notices()} for the caller to report (llm-d ignores them). An unnamed plugin is named after the
+     * type the configuration wrote (an alias's instance after the alias), which is how a configuration refers to it.
      *
-     * @throws PluginConfigException with a message that lists the known choices
+     * @throws PluginConfigException for an unknown type, with the known ones, or for a parameter the factory refused
      */
     public Plugin create(String type, String name, Parameters parameters, PluginContext context) {
         Named n = byName.get(type);
         if (n == null) {
             throw new PluginConfigException("unknown plugin type '" + type + "'; known types: " + String.join(", ", types()));
         }
-        Plugin plugin = n.factory().create(name == null || name.isBlank() ? type : name, parameters, context);
-        Set<String> unknown = parameters.unknownKeys();
-        if (!unknown.isEmpty()) {
-            Set<String> known = new TreeSet<>(parameters.knownKeys());
-            throw new PluginConfigException("unknown parameter" + (unknown.size() > 1 ? "s " : " ") + "'"
-                    + String.join("', '", unknown) + "' for plugin type '" + type + "'; known parameters: "
-                    + (known.isEmpty() ? "none" : String.join(", ", known)));
-        }
-        return plugin;
+        return n.factory().create(name == null || name.isBlank() ? type : name, parameters, context);
     }
 }

@@ -38,13 +38,14 @@ class PluginRegistryTest {
     }
 
     @Test
-    void aParameterNoFactoryReadIsRefusedWithTheOnesItKnows() {
+    void aParameterNoFactoryReadIsLeftAsANoticeWithTheOnesItKnowsAndAnUnknownTypeIsRefused() {
         PluginRegistry r = PluginRegistry.of(List.of(PluginType.of("t", factory("t"))));
         ObjectNode params = JsonNodeFactory.instance.objectNode().put("color", "red");
+        Parameters p = Parameters.of(params);
 
-        assertThatThrownBy(() -> r.create("t", null, Parameters.of(params), CTX))
-                .isInstanceOf(PluginConfigException.class)
-                .hasMessage("unknown parameter 'color' for plugin type 't'; known parameters: colour");
+        assertThat((Made) r.create("t", null, p, CTX)).isEqualTo(new Made("t", "t", "grey"));
+        assertThat(p.notices()).containsExactly(new ParameterNotice("color",
+                "unknown, ignored (llm-d ignores parameters it does not know); known here: colour"));
         assertThatThrownBy(() -> r.create("u", null, Parameters.empty(), CTX))
                 .hasMessage("unknown plugin type 'u'; known types: t");
     }

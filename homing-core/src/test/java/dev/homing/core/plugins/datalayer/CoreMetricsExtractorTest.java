@@ -56,8 +56,13 @@ class CoreMetricsExtractorTest {
                 .isInstanceOf(PluginConfigException.class).hasMessageContaining("engineConfigs[0]").hasMessageContaining("'name'");
         assertThatThrownBy(() -> extractor("{'engineConfigs':[{'name':'a','kvUsageSpec':'bad name{'}]}"))
                 .isInstanceOf(PluginConfigException.class).hasMessageContaining("'kvUsageSpec'");
-        assertThatThrownBy(() -> extractor("{'engineConfigs':[{'name':'a','kvUsage':'x'}]}"))
-                .isInstanceOf(PluginConfigException.class).hasMessageContaining("'kvUsage'");
+    }
+
+    @Test
+    void aMisspeltEngineKeyIsLeftAsANoticeNamingItsPathAsLlmDIgnoresIt() {
+        var p = params("{'engineConfigs':[{'name':'a','kvUsage':'x'}]}");
+        CoreMetricsExtractor.create(null, p, context());
+        assertThat(p.notices()).extracting(n -> n.path()).containsExactly("engineConfigs[0].kvUsage");
     }
 
     @Test

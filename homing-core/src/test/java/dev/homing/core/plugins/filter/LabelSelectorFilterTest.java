@@ -68,12 +68,17 @@ class LabelSelectorFilterTest {
                 .isInstanceOf(PluginConfigException.class).hasMessageContaining("'values'");
         assertThatThrownBy(() -> kept("{'matchExpressions':[{'key':'zone','operator':'Exists','values':['x']}]}"))
                 .isInstanceOf(PluginConfigException.class).hasMessageContaining("'values'");
-        assertThatThrownBy(() -> kept("{'matchExpressions':[{'key':'zone','operator':'Exists','value':['x']}]}"))
-                .isInstanceOf(PluginConfigException.class).hasMessageContaining("'value'");
         assertThatThrownBy(() -> kept("{'matchLabels':{'bad key':'x'}}"))
                 .isInstanceOf(PluginConfigException.class).hasMessageContaining("bad key");
         assertThatThrownBy(() -> kept("{'matchLabels':['app']}"))
                 .isInstanceOf(PluginConfigException.class).hasMessageContaining("'matchLabels'");
+    }
+
+    @Test
+    void aMisspeltExpressionKeyIsLeftAsANoticeNamingItsPath() {
+        var p = params("{'matchExpressions':[{'key':'zone','operator':'Exists','value':['x']}]}");
+        LabelSelectorFilter.create(null, p, context());
+        assertThat(p.notices()).extracting(n -> n.path()).containsExactly("matchExpressions[0].value");
     }
 
     @Test

@@ -191,8 +191,10 @@ class DisaggProfileHandlerTest {
         assertThat(r.profiles()).containsOnlyKeys("decode", "prefill");
         assertThatThrownBy(() -> handler("{'profiles':{'decode':'d'},'prefillDeciderPluginName':'always'}"))
                 .isInstanceOf(PluginConfigException.class).hasMessageContaining("one parameter format");
-        assertThatThrownBy(() -> handler("{'profiles':{'prefil':'x'}}")).isInstanceOf(PluginConfigException.class)
-                .hasMessageContaining("'prefil'").hasMessageContaining("'profiles'");
+        // a misspelt profile key is ignored, as llm-d's json decoding ignores it, and left as a notice naming it
+        var misspelt = params("{'profiles':{'prefil':'x'}}");
+        DisaggProfileHandler.create(null, misspelt, context(plugins));
+        assertThat(misspelt.notices()).extracting(n -> n.path()).containsExactly("profiles.prefil");
     }
 
     @Test

@@ -1,0 +1,84 @@
+package dev.homing.core.plugins.admitter;
+
+import dev.homing.core.endpoint.EndpointState;
+import dev.homing.core.framework.plugin.NamedPlugin;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.PluginConfigException;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.requestcontrol.Admitter;
+import dev.homing.core.framework.scheduling.Cycle;
+import java.util.List;
+
+/**
+ * llm-d's {@code probabilistic-admitter}: always admits requests of priority 0 or more, and rejects a sheddable one
+ * (priority below 0) with probability {@code min(saturation^power · k, 1)}, where saturation is the mean over endpoints
+ * of {@code max(waiting / queueDepthThreshold, kvUsage / kvCacheUtilThreshold)} (an endpoint never scraped counts as 1).
+ * Parameters and defaults as llm-d's: {@code queueDepthThreshold} 5, {@code kvCacheUtilThreshold} 0.8, {@code power} 5,
+ * {@code k} 300, each required to be above 0; with them shedding reaches 100 % at saturation 0.34.
+ *
+ * <p>llm-d takes a request's priority from its {@code InferenceObjective}; Homing has no objectives yet, so every
+ * request is priority 0 and admitted, which is what llm-d does with priority 0. The plugin therefore loads with llm-d's
+ * parameters checked as llm-d checks them, and with a warning: it takes effect once Homing's admission knows
+ * priorities (a later issue).
+ */
+public final class ProbabilisticAdmitter extends NamedPlugin implements Admitter {
+
+    public static final String TYPE = "probabilistic-admitter";
+    public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, ProbabilisticAdmitter::create);
+
+    private final int queueDepthThreshold;
+    private final double kvCacheUtilThreshold;
+    private final double power;
+    private final double k;
+
+    public ProbabilisticAdmitter(String name, int queueDepthThreshold, double kvCacheUtilThreshold, double power,
+                                 double k) {
+        super(TYPE, name);
+        if (queueDepthThreshold <= 0) {
+            throw new PluginConfigException("parameter 'queueDepthThreshold' must be > 0, got " + queueDepthThreshold);
+        }
+        requirePositive("kvCacheUtilThreshold", kvCacheUtilThreshold);
+        requirePositive("power", power);
+        requirePositive("k", k);
+        this.queueDepthThreshold = queueDepthThreshold;
+        this.kvCacheUtilThreshold = kvCacheUtilThreshold;
+        this.power = power;
+        this.k = k;
+    }
+
+    static ProbabilisticAdmitter create(String name, Parameters p, PluginContext ctx) {
+        ProbabilisticAdmitter a = new ProbabilisticAdmitter(name, p.integer("queueDepthThreshold", 5),
+                p.number("kvCacheUtilThreshold", 0.8), p.number("power", 5.0), p.number("k", 300.0));
+        p.notice(null, "loaded, but it sheds nothing yet: Homing's requests carry no priority (llm-d reads it from"
+                + " InferenceObjective), and llm-d's admitter always admits priority 0; it takes effect once Homing's"
+                + " admission knows priorities (a later issue)");
+        return a;
+    }
+
+    private static void requirePositive(String parameter, double value) {
+        if (!(value > 0) || Double.isInfinite(value)) {
+            throw new PluginConfigException("parameter '" + parameter + "' must be a finite number > 0, got " + value);
+        }
+    }
+
+    /** Every request is admitted: none is sheddable until requests carry a priority (see the class comment). */
+    @Override
+    public void admit(Cycle cycle) {
+    }
+
+    /** llm-d's pool saturation over {@code endpoints}: the mean of each one's most constrained resource. */
+    public double saturation(List<EndpointState> endpoints) {
+        double total = 0;
+        for (EndpointState e : endpoints) {
+            total += e.metrics().known() ? Math.max((double) e.waitingQueueSize() / queueDepthThreshold,
+                    e.kvCacheUsage() / kvCacheUtilThreshold) : 1.0;
+        }
+        return endpoints.isEmpty() ? 0 : total / endpoints.size();
+    }
+
+    /** The probability llm-d rejects a sheddable request at {@code saturation}. */
+    public double sheddingProbability(double saturation) {
+        return Math.min(Math.pow(saturation, power) * k, 1.0);
+    }
+}

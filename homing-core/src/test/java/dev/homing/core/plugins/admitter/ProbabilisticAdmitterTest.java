@@ -1,0 +1,79 @@
+package dev.homing.core.plugins.admitter;
+
+import static dev.homing.core.fixtures.Pools.scrape;
+import static dev.homing.core.plugins.PluginFixtures.context;
+import static dev.homing.core.plugins.PluginFixtures.params;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.homing.core.endpoint.EndpointMetrics;
+import dev.homing.core.endpoint.EndpointPool;
+import dev.homing.core.fixtures.Pools;
+import dev.homing.core.fixtures.Requests;
+import dev.homing.core.framework.plugin.Parameters;
+import dev.homing.core.framework.plugin.PluginConfigException;
+import dev.homing.core.framework.scheduling.Cycle;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ProbabilisticAdmitterTest {
+
+    private static ProbabilisticAdmitter admitter(String json) {
+        return ProbabilisticAdmitter.create(null, params(json), context());
+    }
+
+    @Test
+    void llmDsDefaultsShedNothingAtLowSaturationAndEverythingFromAboutAThird() {
+        ProbabilisticAdmitter a = admitter("{}");
+        assertThat(a.sheddingProbability(0.0)).isZero();
+        assertThat(a.sheddingProbability(0.2)).isCloseTo(Math.pow(0.2, 5) * 300, within(1e-12)); // ~9.6 %
+        assertThat(a.sheddingProbability(0.3)).isCloseTo(0.729, within(1e-9));
+        assertThat(a.sheddingProbability(0.34)).isEqualTo(1.0);
+        assertThat(a.sheddingProbability(2.0)).isEqualTo(1.0);
+    }
+
+    @Test
+    void powerAndKShapeTheCurve() {
+        ProbabilisticAdmitter a = admitter("{'power':2,'k':4}");
+        assertThat(a.sheddingProbability(0.25)).isCloseTo(0.25, within(1e-12)); // 0.0625 * 4
+        assertThat(a.sheddingProbability(0.5)).isEqualTo(1.0);
+    }
+
+    @Test
+    void saturationIsTheMeanOfEachEndpointsTighterResourceAndANeverScrapedOneCountsFull() {
+        EndpointPool pool = Pools.of(3);
+        scrape(pool, "pod-0", new EndpointMetrics(0, 1, 0.4, 16, 1000, Set.of(), Set.of(), -1, 0)); // 0.5
+        scrape(pool, "pod-1", new EndpointMetrics(10, 1, 0.2, 16, 1000, Set.of(), Set.of(), -1, 0)); // 2
+        assertThat(admitter("{}").saturation(Pools.states(pool))).isCloseTo(3.5 / 3, within(1e-12));
+        assertThat(admitter("{'queueDepthThreshold':10,'kvCacheUtilThreshold':0.4}").saturation(Pools.states(pool)))
+                .isCloseTo((1.0 + 1.0 + 1.0) / 3, within(1e-12));
+    }
+
+    @Test
+    void everyRequestIsAdmittedForNoneCarriesAPriorityAndTheConfigIsToldSo() {
+        Parameters p = params("{}");
+        ProbabilisticAdmitter a = ProbabilisticAdmitter.create("shed", p, context());
+        EndpointPool pool = Pools.of(2);
+        a.admit(new Cycle(Requests.completion("hi"), pool.snapshot(), 0)); // never scraped: saturation 1, no throw
+        assertThat(a.name()).isEqualTo("shed");
+        assertThat(p.notices()).singleElement().satisfies(n -> {
+            assertThat(n.path()).isNull();
+            assertThat(n.message()).contains("sheds nothing yet").contains("later issue");
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            {'queueDepthThreshold':0}   | queueDepthThreshold
+            {'kvCacheUtilThreshold':0}  | kvCacheUtilThreshold
+            {'power':-1}                | power
+            {'k':0}                     | k
+            """)
+    void thresholdsPowerAndKMustBeAboveZeroAsInLlmD(String json, String parameter) {
+        assertThatThrownBy(() -> admitter(json)).isInstanceOf(PluginConfigException.class)
+                .hasMessageContaining("'" + parameter + "' must be");
+    }
+}

@@ -1,0 +1,90 @@
+package dev.homing.router.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.homing.core.director.Director;
+import dev.homing.core.endpoint.EndpointPool;
+import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.plugins.BuiltIns;
+import dev.homing.router.SystemTicker;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A file that loads with warnings (a parameter llm-d would ignore) has them logged at start and on every reload. */
+class PolicySourceTest {
+
+    private static final Logger LOG = Logger.getLogger(PolicySource.class.getName());
+    private static final String CONFIG = """
+            apiVersion: llm-d.ai/v1alpha1
+            kind: EndpointPickerConfig
+            plugins:
+            - type: queue-scorer
+            - type: no-hit-lru-scorer
+              parameters:
+                lruSiz: %d
+            """;
+
+    @TempDir
+    Path dir;
+
+    private final List<LogRecord> records = new CopyOnWriteArrayList<>();
+    private final Handler capture = new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+            records.add(record);
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+
+    @BeforeEach
+    void listen() {
+        LOG.addHandler(capture);
+    }
+
+    @AfterEach
+    void stopListening() {
+        LOG.removeHandler(capture);
+    }
+
+    private List<String> warnings() {
+        return records.stream().filter(r -> r.getLevel() == Level.WARNING).map(LogRecord::getMessage).toList();
+    }
+
+    @Test
+    void warningsAreLoggedWithFileAndLineAtStartAndOnReload() throws Exception {
+        Path file = dir.resolve("epp.yaml");
+        Files.writeString(file, CONFIG.formatted(5));
+        EndpointPool pool = new EndpointPool();
+        PolicySource source = PolicySource.load(file, false, BuiltIns.registry(),
+                new PluginContext(SystemTicker.INSTANCE, new SplittableRandom(1), pool));
+        assertThat(warnings()).singleElement().asString()
+                .startsWith("config warning: " + file + ":7: plugin 'no-hit-lru-scorer' (no-hit-lru-scorer): "
+                        + "parameter 'lruSiz': unknown, ignored");
+
+        records.clear();
+        Director director = new Director(pool, source.current().policy(), SystemTicker.INSTANCE);
+        Files.writeString(file, "# moved down a line\n" + CONFIG.formatted(6));
+        assertThat(source.reload(director)).isEqualTo(PolicySource.Reload.APPLIED);
+        assertThat(warnings()).singleElement().asString().startsWith("config warning: " + file + ":8: plugin "
+                + "'no-hit-lru-scorer'");
+        assertThat(director.policy()).isSameAs(source.current().policy());
+    }
+}
