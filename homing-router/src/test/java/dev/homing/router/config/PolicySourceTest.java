@@ -3,6 +3,7 @@ package dev.homing.router.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.homing.core.director.Director;
+import dev.homing.core.config.BuiltInConfig;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.framework.plugin.PluginContext;
 import dev.homing.core.plugins.BuiltIns;
@@ -73,7 +74,7 @@ class PolicySourceTest {
         Path file = dir.resolve("epp.yaml");
         Files.writeString(file, CONFIG.formatted(5));
         EndpointPool pool = new EndpointPool();
-        PolicySource source = PolicySource.load(file, false, BuiltIns.registry(),
+        PolicySource source = PolicySource.load(file, BuiltInConfig.DEFAULT, BuiltIns.registry(),
                 new PluginContext(SystemTicker.INSTANCE, new SplittableRandom(1), pool));
         assertThat(warnings()).singleElement().asString()
                 .startsWith("config warning: " + file + ":7: plugin 'no-hit-lru-scorer' (no-hit-lru-scorer): "
