@@ -6,6 +6,8 @@ import dev.homing.core.framework.requestcontrol.Outcome;
 import dev.homing.core.framework.requestcontrol.ResponseHooks;
 import dev.homing.core.framework.scheduling.Cycle;
 import dev.homing.core.framework.scheduling.SchedulingResult;
+import dev.homing.protocol.openai.ApiKind;
+import dev.homing.protocol.openai.RoutingFields;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -21,14 +23,17 @@ public final class Dispatch implements AutoCloseable {
     private final SchedulingResult result;
     private final List<Lease> leases;
     private final List<ResponseHooks> hooks;
+    private final ResponseAffinity responses;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile Outcome outcome;
 
-    Dispatch(Cycle cycle, SchedulingResult result, List<Lease> leases, List<ResponseHooks> hooks) {
+    Dispatch(Cycle cycle, SchedulingResult result, List<Lease> leases, List<ResponseHooks> hooks,
+             ResponseAffinity responses) {
         this.cycle = cycle;
         this.result = result;
         this.leases = List.copyOf(leases);
         this.hooks = hooks;
+        this.responses = responses;
     }
 
     public Cycle cycle() {
@@ -68,6 +73,19 @@ public final class Dispatch implements AutoCloseable {
     public void firstToken() {
         for (Lease l : leases) {
             l.prefillDone();
+        }
+    }
+
+    /**
+     * The target answered this Responses API request with response {@code responseId} (the {@code id} of its JSON
+     * body, or of its {@code response.created} or {@code response.completed} event when streamed): a later request
+     * naming it as {@code previous_response_id} goes to the same target while it is a candidate. Ignored for other
+     * APIs, for a request that asked not to be stored, and for null.
+     */
+    public void answered(String responseId) {
+        RoutingFields f = cycle.request().fields();
+        if (responseId != null && f.api() == ApiKind.RESPONSES && f.store()) {
+            responses.remember(responseId, result.target().name());
         }
     }
 
