@@ -52,6 +52,12 @@ final class ServeCommand implements Callable<Integer> {
                     + "replica routes on its own state until it returns. Default: none.")
     String redis;
 
+    @Option(names = "--response-affinity", paramLabel = "N", defaultValue = "65536",
+            description = "Most Responses API response ids remembered with the pod that answered them, so a request "
+                    + "naming one as previous_response_id goes back to that pod; the least recently used are "
+                    + "forgotten first (default: ${DEFAULT-VALUE}).")
+    int responseAffinity;
+
     @Override
     public Integer call() throws Exception {
         Duration interval = GoDuration.parse(scrapeInterval);
@@ -64,6 +70,7 @@ final class ServeCommand implements Callable<Integer> {
             o.creditUnreflected = !noCredit;
             o.configFile = config;
             o.redisUrl = redis;
+            o.responseAffinityCapacity = responseAffinity;
         });
         try (ShutdownSignal signal = new ShutdownSignal(); RouterServer router = RouterServer.start(options)) {
             System.out.printf("homing: routing http://%s:%d -> %d endpoints; admin http://%s:%d%n",

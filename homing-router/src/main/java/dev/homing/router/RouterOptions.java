@@ -1,5 +1,6 @@
 package dev.homing.router;
 
+import dev.homing.core.director.ResponseAffinity;
 import dev.homing.core.endpoint.Endpoint;
 import dev.homing.core.framework.request.TokenSource;
 import java.nio.file.Path;
@@ -24,21 +25,28 @@ import java.util.function.Consumer;
  *                           producer), or null for none: those plugins then fall back
  * @param redisUrl           a Redis shared by the pool's router replicas ({@code redis://host:port}), or null for none:
  *                           with one, the precise index and the requests in flight are shared through it
+ * @param responseAffinityCapacity most Responses API response ids remembered with the pod that answered them (the
+ *                           least recently used forgotten first), so a {@code previous_response_id} goes back there
  */
 public record RouterOptions(String host, int port, String adminHost, int adminPort, List<Endpoint> endpoints,
                             Duration scrapeInterval, Duration scrapeTimeout, Duration modelsInterval,
                             int maxBodyBytes, Duration connectTimeout, Duration responseTimeout, int maxAttempts,
                             boolean creditUnreflected, long seed, String poolName, Path configFile,
-                            boolean precise, Duration configPollInterval, TokenSource tokenSource, String redisUrl) {
+                            boolean precise, Duration configPollInterval, TokenSource tokenSource, String redisUrl,
+                            int responseAffinityCapacity) {
 
     public RouterOptions {
         endpoints = List.copyOf(endpoints);
+        if (responseAffinityCapacity <= 0) {
+            throw new IllegalArgumentException("responseAffinityCapacity must be > 0, got " + responseAffinityCapacity);
+        }
     }
 
     public static RouterOptions defaults(List<Endpoint> endpoints) {
         return new RouterOptions("127.0.0.1", 8000, "127.0.0.1", 9090, endpoints, Duration.ofMillis(50),
                 Duration.ofSeconds(1), Duration.ofSeconds(5), 32 << 20, Duration.ofSeconds(2), Duration.ofMinutes(10),
-                3, true, System.nanoTime(), "homing", null, false, Duration.ofSeconds(1), null, null);
+                3, true, System.nanoTime(), "homing", null, false, Duration.ofSeconds(1), null, null,
+                ResponseAffinity.DEFAULT_CAPACITY);
     }
 
     /** A copy with some options changed. */
@@ -70,6 +78,7 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
         public Duration configPollInterval;
         public TokenSource tokenSource;
         public String redisUrl;
+        public int responseAffinityCapacity;
 
         Builder(RouterOptions o) {
             host = o.host;
@@ -92,12 +101,13 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
             configPollInterval = o.configPollInterval;
             tokenSource = o.tokenSource;
             redisUrl = o.redisUrl;
+            responseAffinityCapacity = o.responseAffinityCapacity;
         }
 
         RouterOptions build() {
             return new RouterOptions(host, port, adminHost, adminPort, endpoints, scrapeInterval, scrapeTimeout,
                     modelsInterval, maxBodyBytes, connectTimeout, responseTimeout, maxAttempts, creditUnreflected, seed,
-                    poolName, configFile, precise, configPollInterval, tokenSource, redisUrl);
+                    poolName, configFile, precise, configPollInterval, tokenSource, redisUrl, responseAffinityCapacity);
         }
     }
 }

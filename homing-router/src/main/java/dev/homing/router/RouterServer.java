@@ -3,6 +3,7 @@ package dev.homing.router;
 import dev.homing.core.config.ConfigException;
 import dev.homing.core.config.ResolvedConfig;
 import dev.homing.core.director.Director;
+import dev.homing.core.director.ResponseAffinity;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.framework.plugin.PluginContext;
 import dev.homing.core.framework.request.TokenSource;
@@ -75,8 +76,11 @@ public final class RouterServer implements AutoCloseable {
             PluginContext plugins = new PluginContext(ticker, new SplittableRandom(options.seed()), pool)
                     .withTokens(tokens).withPreciseIndexes(precise.indexes());
             this.policy = PolicySource.load(options.configFile(), options.precise(), BuiltIns.registry(), plugins);
-            this.director = new Director(pool, policy.current().policy(), ticker);
+            // responses: which pod answered each recent Responses API response, for follow-ups naming it
+            this.director = new Director(pool, policy.current().policy(), ticker,
+                    new ResponseAffinity(options.responseAffinityCapacity()));
             metrics.policy(this::prefixProducers, this::preciseProducers, this::poolSaturation);
+            metrics.responseAffinity(director.responses());
             pool.setEndpoints(options.endpoints());
             // scraper: each endpoint's metrics and models
             HttpClient scrapeClient = parts.add(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)

@@ -5,6 +5,8 @@ import dev.homing.core.endpoint.EndpointState;
 import dev.homing.core.framework.requestcontrol.Outcome;
 import dev.homing.protocol.gateway.GatewayHeaders;
 import dev.homing.protocol.openai.OpenAiError;
+import dev.homing.router.http.Usage;
+import dev.homing.router.http.UsageScanner;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.InputStream;
@@ -117,6 +119,9 @@ final class Relay {
             }
         }
         Usage u = usage.usage();
+        if (status >= 200 && status < 300) {
+            dispatch.answered(usage.responseId());
+        }
         dispatch.complete(new Outcome(cause, status, u.promptTokens(), u.completionTokens(), u.cachedTokens()));
         return new Result(status, u);
     }
