@@ -11,7 +11,6 @@ import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -106,14 +105,15 @@ final class Relay {
                 if (sse) {
                     out.flush();
                 }
-            } catch (IOException | UncheckedIOException e) {
+            } catch (IOException | RuntimeException e) {
+                // Helidon reports a client gone with its own unchecked ServerConnectionException
                 cause = Outcome.Cause.CLIENT_DISCONNECT;
                 break;
             }
         }
         try {
             out.close();
-        } catch (IOException | UncheckedIOException e) {
+        } catch (IOException | RuntimeException e) {
             if (cause == Outcome.Cause.NATURAL) {
                 cause = Outcome.Cause.CLIENT_DISCONNECT;
             }
@@ -135,7 +135,7 @@ final class Relay {
         try {
             out.write(bytes);
             out.flush();
-        } catch (IOException | UncheckedIOException ignored) {
+        } catch (IOException | RuntimeException ignored) {
             // the client is gone too
         }
     }

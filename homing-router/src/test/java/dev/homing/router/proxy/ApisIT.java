@@ -119,6 +119,7 @@ class ApisIT {
     void aClientThatLeavesAStreamedResponseReleasesItsLoadAndAbortsOnThePod() throws Exception {
         String body = "{\"model\":\"" + MODEL + "\",\"input\":\"Tell a very long story\",\"max_output_tokens\":2000,"
                 + "\"ignore_eos\":true,\"stream\":true}";
+        long learnt = cluster.router().director().responses().learnt();
         HttpResponse<InputStream> res = cluster.http().postStreaming(cluster.url("/v1/responses"), body);
         assertThat(res.statusCode()).isEqualTo(200);
         int index = Integer.parseInt(pod(res).substring("pod-".length()));
@@ -135,6 +136,8 @@ class ApisIT {
         await().atMost(Duration.ofSeconds(10)).until(() -> cluster.routerInFlight() == 0);
         await().atMost(Duration.ofSeconds(10)).until(() -> cluster.http().metrics(cluster.podUrl(index, "/metrics"))
                 .latest(VllmMetrics.NUM_REQUESTS_RUNNING) == 0);
+        // its id was announced before the client left: a follow-up naming it still finds its pod
+        assertThat(cluster.router().director().responses().learnt()).isEqualTo(learnt + 1);
     }
 
     @Test
