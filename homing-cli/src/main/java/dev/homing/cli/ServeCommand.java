@@ -95,6 +95,12 @@ final class ServeCommand implements Callable<Integer> {
                     + "--no-proxy with --ext-proc-port runs the picker alone, behind a gateway.")
     boolean proxy;
 
+    @Option(names = "--response-affinity", paramLabel = "N", defaultValue = "65536",
+            description = "Most Responses API response ids remembered with the pod that answered them, so a request "
+                    + "naming one as previous_response_id goes back to that pod; the least recently used are "
+                    + "forgotten first (default: ${DEFAULT-VALUE}).")
+    int responseAffinity;
+
     @Override
     public Integer call() throws Exception {
         Duration interval = GoDuration.parse(scrapeInterval);
@@ -118,6 +124,7 @@ final class ServeCommand implements Callable<Integer> {
             o.healthPort = health;
             o.secureServing = secureServing;
             o.certPath = certPath;
+            o.responseAffinityCapacity = responseAffinity;
         });
         try (ShutdownSignal signal = new ShutdownSignal(); RouterServer router = RouterServer.start(options)) {
             String watched = endpoints.file == null ? "" : " (" + endpoints.file + ", watched)";

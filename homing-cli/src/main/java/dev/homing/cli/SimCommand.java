@@ -31,12 +31,14 @@ import picocli.CommandLine.Spec;
             "Run one simulated vLLM pod: vLLM V1 scheduling (continuous batching, chunked prefill, preemption), a "
                     + "prefix cache with vLLM's block hashing, and vLLM's OpenAI API and /metrics, on a cost model "
                     + "calibrated per preset.",
-            "Serves POST /v1/completions, /v1/chat/completions and their /render variants, POST /tokenize, "
+            "Serves POST /v1/completions, /v1/chat/completions and their /render variants, POST /v1/responses "
+                    + "(GET /v1/responses/{id}, POST .../cancel), /v1/embeddings, POST /tokenize, "
                     + "/detokenize, /v1/load_lora_adapter, /v1/unload_lora_adapter, /reset_prefix_cache, GET "
                     + "/v1/models, /health, /ping, /version, /metrics; publishes vLLM's KV-cache events over ZMQ "
                     + "with --kv-events-config.",
             "Environment, as vLLM reads it: PYTHONHASHSEED (block-hash root), VLLM_KV_EVENTS_USE_INT_BLOCK_HASHES "
-                    + "(1, the default: 64-bit hashes; 0: 32-byte digests).",
+                    + "(1, the default: 64-bit hashes; 0: 32-byte digests), VLLM_ENABLE_RESPONSES_API_STORE (1: "
+                    + "store Responses API responses for previous_response_id, the last 10,000; unset: store none).",
             "Durations are Go-style: 10ms, 1.5s, 250us, 1m30s."})
 final class SimCommand implements Callable<Integer> {
 
@@ -286,7 +288,14 @@ final class SimCommand implements Callable<Integer> {
                 .failureInjectionRate(failureInjectionRate)
                 .failureTypes(failureTypes == null ? List.of()
                         : failureTypes.stream().filter(t -> !t.isBlank()).map(FailureType::of).toList())
+                .responsesStoreCapacity(responsesStore(env.get("VLLM_ENABLE_RESPONSES_API_STORE")))
                 .build();
+    }
+
+    /** vLLM stores Responses API responses only with {@code VLLM_ENABLE_RESPONSES_API_STORE} set true. */
+    private static int responsesStore(String env) {
+        boolean on = env != null && (env.equals("1") || env.equalsIgnoreCase("true"));
+        return on ? 10_000 : 0;
     }
 
     private CostModel cost(CostModel c) {

@@ -1,6 +1,7 @@
 package dev.homing.router;
 
 import dev.homing.core.config.BuiltInConfig;
+import dev.homing.core.director.ResponseAffinity;
 import dev.homing.core.endpoint.Endpoint;
 import dev.homing.core.framework.request.TokenSource;
 import java.nio.file.Path;
@@ -35,6 +36,8 @@ import java.util.function.Consumer;
  * @param secureServing      whether the ext_proc port speaks TLS (llm-d's default), with a certificate from
  *                           {@code certPath} or, without one, made at start
  * @param certPath           a directory holding {@code tls.crt} and {@code tls.key}, or null
+ * @param responseAffinityCapacity most Responses API response ids remembered with the pod that answered them (the
+ *                           least recently used forgotten first), so a {@code previous_response_id} goes back there
  */
 public record RouterOptions(String host, int port, String adminHost, int adminPort, List<Endpoint> endpoints,
                             Duration scrapeInterval, Duration scrapeTimeout, Duration modelsInterval,
@@ -42,12 +45,15 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
                             boolean creditUnreflected, long seed, String poolName, Path configFile,
                             boolean precise, Duration configPollInterval, TokenSource tokenSource, String redisUrl,
                             Path endpointsFile, boolean pd, boolean proxy, int extProcPort, int healthPort,
-                            boolean secureServing, Path certPath) {
+                            boolean secureServing, Path certPath, int responseAffinityCapacity) {
 
     public RouterOptions {
         endpoints = List.copyOf(endpoints);
         if (endpointsFile != null && !endpoints.isEmpty()) {
             throw new IllegalArgumentException("give endpoints or an endpoints file, not both");
+        }
+        if (responseAffinityCapacity <= 0) {
+            throw new IllegalArgumentException("responseAffinityCapacity must be > 0, got " + responseAffinityCapacity);
         }
         if (configFile == null && precise && pd) {
             throw new IllegalArgumentException("there is no built-in precise P/D config; give a config file");
@@ -63,7 +69,7 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
         return new RouterOptions("127.0.0.1", 8000, "127.0.0.1", 9090, endpoints, Duration.ofMillis(50),
                 Duration.ofSeconds(1), Duration.ofSeconds(5), 32 << 20, Duration.ofSeconds(2), Duration.ofMinutes(10),
                 3, true, System.nanoTime(), "homing", null, false, Duration.ofSeconds(1), null, null, null, false,
-                true, -1, -1, true, null);
+                true, -1, -1, true, null, ResponseAffinity.DEFAULT_CAPACITY);
     }
 
     /** A copy with some options changed. */
@@ -102,6 +108,7 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
         public int healthPort;
         public boolean secureServing;
         public Path certPath;
+        public int responseAffinityCapacity;
 
         Builder(RouterOptions o) {
             host = o.host;
@@ -131,13 +138,14 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
             healthPort = o.healthPort;
             secureServing = o.secureServing;
             certPath = o.certPath;
+            responseAffinityCapacity = o.responseAffinityCapacity;
         }
 
         RouterOptions build() {
             return new RouterOptions(host, port, adminHost, adminPort, endpoints, scrapeInterval, scrapeTimeout,
                     modelsInterval, maxBodyBytes, connectTimeout, responseTimeout, maxAttempts, creditUnreflected, seed,
                     poolName, configFile, precise, configPollInterval, tokenSource, redisUrl, endpointsFile, pd,
-                    proxy, extProcPort, healthPort, secureServing, certPath);
+                    proxy, extProcPort, healthPort, secureServing, certPath, responseAffinityCapacity);
         }
     }
 }

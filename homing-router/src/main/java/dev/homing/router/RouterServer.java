@@ -3,6 +3,7 @@ package dev.homing.router;
 import dev.homing.core.config.ConfigException;
 import dev.homing.core.config.ResolvedConfig;
 import dev.homing.core.director.Director;
+import dev.homing.core.director.ResponseAffinity;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.framework.plugin.PluginContext;
 import dev.homing.core.framework.request.TokenSource;
@@ -84,8 +85,11 @@ public final class RouterServer implements AutoCloseable {
                     .withTokens(tokens).withPreciseIndexes(precise.indexes());
             this.policy = PolicySource.load(options.configFile(), options.builtInConfig(), BuiltIns.registry(),
                     plugins);
-            this.director = new Director(pool, policy.current().policy(), ticker);
+            // responses: which pod answered each recent Responses API response, for follow-ups naming it
+            this.director = new Director(pool, policy.current().policy(), ticker,
+                    new ResponseAffinity(options.responseAffinityCapacity()));
             metrics.policy(this::prefixProducers, this::preciseProducers, this::poolSaturation);
+            metrics.responseAffinity(director.responses());
             // discovery: the endpoints given, or an endpoints file watched for changes
             this.endpointsFile = options.endpointsFile() == null ? null : EndpointsFile.load(options.endpointsFile());
             pool.setEndpoints(endpointsFile == null ? options.endpoints() : endpointsFile.current());

@@ -28,18 +28,34 @@ import java.util.function.Predicate;
  * under one lock, so the next decision always sees the previous one: a burst cannot read the same stale scores and
  * land on one pod. A decision takes microseconds; a request holds a pod for seconds, so the lock never limits
  * throughput. Expensive per-request work (hashing the prompt) runs before the lock.
+ *
+ * <p>A request that continues a stored response ({@code previous_response_id}) has one candidate: the endpoint that
+ * answered that response ({@link ResponseAffinity}), as long as it is eligible; otherwise it is placed as any other.
  */
 public final class Director {
 
     private final EndpointPool pool;
     private final Ticker ticker;
     private final ReentrantLock decisionLock = new ReentrantLock();
+    private final ResponseAffinity responses;
     private volatile RoutingPolicy policy;
 
     public Director(EndpointPool pool, RoutingPolicy policy, Ticker ticker) {
+        this(pool, policy, ticker, new ResponseAffinity(ResponseAffinity.DEFAULT_CAPACITY));
+    }
+
+    /** @param responses where stored responses were answered; the director forgets an endpoint's when it leaves */
+    public Director(EndpointPool pool, RoutingPolicy policy, Ticker ticker, ResponseAffinity responses) {
         this.pool = Objects.requireNonNull(pool, "pool");
         this.policy = Objects.requireNonNull(policy, "policy");
         this.ticker = Objects.requireNonNull(ticker, "ticker");
+        this.responses = Objects.requireNonNull(responses, "responses");
+        pool.onRemoved(e -> responses.forgetEndpoint(e.name()));
+    }
+
+    /** Which endpoint answered each recent stored response. */
+    public ResponseAffinity responses() {
+        return responses;
     }
 
     public RoutingPolicy policy() {
@@ -67,7 +83,7 @@ public final class Director {
         RoutingPolicy p = policy;
         EndpointSnapshot snapshot = pool.snapshot();
         Cycle cycle = new Cycle(request, snapshot, ticker.nanos());
-        List<EndpointState> candidates = candidates(snapshot, request, eligible);
+        List<EndpointState> candidates = pin(candidates(snapshot, request, eligible), request, false);
         for (Admitter a : p.admitters()) {
             a.admit(cycle);
         }
@@ -84,7 +100,7 @@ public final class Director {
                 leases.forEach(Lease::close);
                 throw e;
             }
-            return new Dispatch(this, p, cycle, result, leases);
+            return new Dispatch(this, p, cycle, result, leases, responses);
         } finally {
             decisionLock.unlock();
         }
@@ -125,7 +141,7 @@ public final class Director {
         RoutingPolicy p = policy;
         EndpointSnapshot snapshot = pool.snapshot();
         Cycle cycle = new Cycle(request, snapshot, ticker.nanos(), true);
-        List<EndpointState> candidates = candidates(snapshot, request, eligible);
+        List<EndpointState> candidates = pin(candidates(snapshot, request, eligible), request, true);
         prepare(p, cycle);
         decisionLock.lock();
         try {
@@ -162,7 +178,35 @@ public final class Director {
         if (candidates.isEmpty()) {
             throw SchedulingException.noEndpoints(snapshot.isEmpty()
                     ? "no endpoints available: the pool is empty"
+                    : request.targetModel() == null ? "no endpoints available"
                     : "no endpoints available for model " + request.targetModel());
+        }
+        return candidates;
+    }
+
+    /**
+     * Only the endpoint that stored the response a request continues can answer it: when that endpoint is a candidate,
+     * it is the only one. A dry run neither counts nor refreshes anything.
+     */
+    private List<EndpointState> pin(List<EndpointState> candidates, InferenceRequest request, boolean dryRun) {
+        String previous = request.fields().previousResponseId();
+        if (previous == null) {
+            return candidates;
+        }
+        String name = dryRun ? responses.peek(previous) : responses.endpointOf(previous);
+        if (name == null) {
+            return candidates;
+        }
+        for (EndpointState e : candidates) {
+            if (e.name().equals(name)) {
+                if (!dryRun) {
+                    responses.countPinned(true);
+                }
+                return List.of(e);
+            }
+        }
+        if (!dryRun) {
+            responses.countPinned(false);
         }
         return candidates;
     }
@@ -183,8 +227,9 @@ public final class Director {
         long prompt = cycle.promptTokens();
         long cached = inCycle ? PrefixMatch.cachedTokens(cycle, target, prompt) : 0;
         int maxTokens = r.fields().maxTokens();
-        // llm-d's token estimator: without max_tokens, expect output of 1.5x the prompt.
-        long output = maxTokens > 0 ? maxTokens : Math.round(prompt * 1.5);
+        // llm-d's token estimator: without max_tokens, expect output of 1.5x the prompt; embeddings and other
+        // requests that generate nothing (or nothing the router can tell) add their prompt only.
+        long output = maxTokens > 0 ? maxTokens : r.fields().api().generates() ? Math.round(prompt * 1.5) : 0;
         return target.load().acquire(prompt - cached, prompt + output);
     }
 }

@@ -6,6 +6,8 @@ import dev.homing.core.framework.requestcontrol.Outcome;
 import dev.homing.core.framework.requestcontrol.ResponseHooks;
 import dev.homing.core.framework.scheduling.Cycle;
 import dev.homing.core.framework.scheduling.SchedulingResult;
+import dev.homing.protocol.openai.ApiKind;
+import dev.homing.protocol.openai.RoutingFields;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,19 +24,22 @@ public final class Dispatch implements AutoCloseable {
     private final RoutingPolicy policy;
     private final Cycle cycle;
     private final List<ResponseHooks> hooks;
+    private final ResponseAffinity responses;
     /** The target's lease first, then the prefill endpoint's (disaggregated serving); guarded by this. */
     private final List<Lease> leases;
     private volatile SchedulingResult result;
     private boolean closed; // guarded by this
     private volatile Outcome outcome;
 
-    Dispatch(Director director, RoutingPolicy policy, Cycle cycle, SchedulingResult result, List<Lease> leases) {
+    Dispatch(Director director, RoutingPolicy policy, Cycle cycle, SchedulingResult result, List<Lease> leases,
+             ResponseAffinity responses) {
         this.director = director;
         this.policy = policy;
         this.cycle = cycle;
         this.result = result;
         this.leases = new ArrayList<>(leases);
         this.hooks = policy.responseHooks();
+        this.responses = responses;
     }
 
     public Cycle cycle() {
@@ -106,6 +111,19 @@ public final class Dispatch implements AutoCloseable {
         }
         old.close();
         return true;
+    }
+
+    /**
+     * The target answered this Responses API request with response {@code responseId} (the {@code id} of its JSON
+     * body, or of its {@code response.created} or {@code response.completed} event when streamed): a later request
+     * naming it as {@code previous_response_id} goes to the same target while it is a candidate. Ignored for other
+     * APIs, for a request that asked not to be stored, and for null.
+     */
+    public void answered(String responseId) {
+        RoutingFields f = cycle.request().fields();
+        if (responseId != null && f.api() == ApiKind.RESPONSES && f.store()) {
+            responses.remember(responseId, result.target().name());
+        }
     }
 
     /** Records how the request ended; the first call wins. */

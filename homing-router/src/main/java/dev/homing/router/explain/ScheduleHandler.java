@@ -16,7 +16,8 @@ import io.helidon.webserver.http.ServerResponse;
 /**
  * {@code POST /debug/schedule}: takes an OpenAI request body and answers where it would go and why, without
  * forwarding it and without changing any state (no load credited, nothing recorded in indexes). The API is the chat
- * API when the body has {@code messages}, else completions; {@code ?api=chat|completions} overrides. The request is
+ * API when the body has {@code messages}, else completions; {@code ?api=} overrides: {@code chat}, {@code completions},
+ * {@code responses}, {@code conversations}, {@code embeddings}, or any path the API port forwards. The request is
  * read as the proxy reads it ({@link RequestIntake}), so both judge a request the same way; nothing here forwards.
  */
 public final class ScheduleHandler {
@@ -34,9 +35,16 @@ public final class ScheduleHandler {
     }
 
     public void handle(ServerRequest req, ServerResponse res) throws Exception {
-        ApiKind api = req.query().contains("api")
-                ? (req.query().get("api").startsWith("chat") ? ApiKind.CHAT_COMPLETIONS : ApiKind.COMPLETIONS)
-                : null;
+        ApiKind api = null;
+        if (req.query().contains("api")) {
+            String name = req.query().get("api");
+            api = name.startsWith("chat") ? ApiKind.CHAT_COMPLETIONS
+                    : ApiKind.forPath(name.startsWith("/") ? name : "/v1/" + name);
+            if (api == null) {
+                ErrorResponses.send(res, OpenAiError.badRequest("Unknown api '" + name + "'.", "api"));
+                return;
+            }
+        }
         RequestIntake.Result in = intake.read(api, req);
         if (in.error() != null) {
             ErrorResponses.send(res, in.error());

@@ -11,8 +11,8 @@ import dev.homing.protocol.gateway.GatewayHeaders;
 import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.OpenAiError;
 import dev.homing.router.http.RequestIntake;
-import dev.homing.router.proxy.Usage;
-import dev.homing.router.proxy.UsageScanner;
+import dev.homing.router.http.Usage;
+import dev.homing.router.http.UsageScanner;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode;
 import io.envoyproxy.envoy.service.ext_proc.v3.HeaderMutation;
 import io.envoyproxy.envoy.service.ext_proc.v3.HttpBody;
@@ -150,7 +150,7 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
     private void requestHeaders(HttpHeaders h) {
         start = ctx.ticker().nanos();
         headers = EnvoyHeaders.read(h.getHeaders());
-        path = requestPath(headers);
+        path = RequestIntake.requestPath(headers);
         if (h.getEndOfStream() || requestMode == BodySendMode.NONE) {
             route(new BodyBuffer(0, 0), false); // no body comes: route on the headers
             return;
@@ -200,13 +200,11 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
         routed = true;
         byte[] bytes = whole.bytes();
         ApiKind api = ApiKind.forPath(path);
-        if (api == null) {
+        if (api == null) { // the router's own paths and a pod's operational ones are no model server's to answer
             refuse(OpenAiError.notFound("Unknown path " + path, null), null);
             return;
         }
-        Map<String, String> forParse = new HashMap<>(headers);
-        forParse.keySet().removeIf(k -> k.startsWith(":"));
-        RequestIntake.Result in = ctx.intake().parse(api, bytes, forParse);
+        RequestIntake.Result in = ctx.intake().parse(api, path, bytes, headers);
         if (in.error() != null) {
             ctx.metrics().rejected("", in.error().status());
             refuse(in.error(), null);
@@ -339,6 +337,9 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
         }
         Usage u = usage == null ? Usage.UNKNOWN : usage.usage();
         try {
+            if (usage != null && status >= 200 && status < 300) {
+                d.answered(usage.responseId()); // a Responses API follow-up naming it goes back to this pod
+            }
             d.complete(new Outcome(cause, Math.max(0, status), u.promptTokens(), u.completionTokens(),
                     u.cachedTokens()));
         } finally {
@@ -346,19 +347,6 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
             ctx.metrics().requestEnded(request.model(), request.targetModel(), status,
                     (ctx.ticker().nanos() - start) / 1e9, u.promptTokens(), u.completionTokens(), u.cachedTokens());
         }
-    }
-
-    /**
-     * The path that chooses the parser: {@code :path} without its query, or, when a gateway sent none, the original
-     * path it kept ({@code x-original-path}, {@code x-forwarded-path}).
-     */
-    static String requestPath(Map<String, String> headers) {
-        String p = headers.get(":path");
-        if (p == null || p.isEmpty()) {
-            p = headers.getOrDefault("x-original-path", headers.getOrDefault("x-forwarded-path", ""));
-        }
-        int q = p.indexOf('?');
-        return q >= 0 ? p.substring(0, q) : p;
     }
 
     private static boolean buffered(BodySendMode mode) {

@@ -17,9 +17,11 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * Turns an HTTP request into an {@link InferenceRequest}: reads the body once (bounded), parses the routing fields
- * in one pass, checks the model is served. Shared by the proxy and {@code /debug/schedule}, so both judge a request
- * the same way.
+ * Turns a request into an {@link InferenceRequest}, or into the OpenAI-shaped error to answer instead: reads the body
+ * once (bounded), parses the routing fields in one pass for the API it was sent to, checks the model is served. The
+ * one place every data plane and {@code /debug/schedule} judge a request, so all judge it alike: the HTTP proxy calls
+ * {@link #read}, a data plane that is handed the headers and the whole body (the Envoy ext_proc server) calls
+ * {@link #parse(ApiKind, byte[], Map)}.
  */
 public final class RequestIntake {
 
@@ -38,6 +40,10 @@ public final class RequestIntake {
         }
     }
 
+    /**
+     * Reads an HTTP request of the API {@code api}; null for a body whose API is to be guessed (a chat completion when
+     * it has {@code messages}, else a completion: what {@code /debug/schedule} accepts).
+     */
     public Result read(ApiKind api, ServerRequest req) {
         byte[] body;
         try (InputStream in = req.content().inputStream()) {
@@ -47,22 +53,66 @@ public final class RequestIntake {
         } catch (IOException | RuntimeException e) {
             return Result.failed(OpenAiError.badRequest("The request body could not be read: " + e.getMessage(), null));
         }
-        return parse(api == null ? guessApi(body) : api, body, headers(req));
+        return parse(api == null ? guessApi(body) : api, req.path().path(), body, headers(req));
     }
 
-    /** Parses a body read elsewhere (the ext_proc server gathers it from the gateway's chunks). */
+    /**
+     * Parses a whole request body. The request's path, needed only to know which stored response a
+     * {@code /v1/responses/{id}} request names, is taken from the headers as llm-d's {@code GetRequestPath} takes it:
+     * {@code :path}, else {@code x-original-path}, else {@code x-forwarded-path}.
+     *
+     * @param api     the API the request was sent to ({@link ApiKind#forPath} of that path)
+     * @param headers the request's headers, pseudo-headers included; not changed (names are lower-cased in a copy)
+     */
     public Result parse(ApiKind api, byte[] body, Map<String, String> headers) {
+        return parse(api, requestPath(headers), body, headers);
+    }
+
+    /** As {@link #parse(ApiKind, byte[], Map)}, the path given; null for none. */
+    public Result parse(ApiKind api, String path, byte[] body, Map<String, String> headers) {
+        Map<String, String> h = new HashMap<>(Math.max(8, headers.size() * 2));
+        headers.forEach((k, v) -> h.putIfAbsent(k.toLowerCase(Locale.ROOT), v));
         RoutingFields fields;
         try {
-            fields = RequestParser.parse(api, body);
+            fields = RequestParser.parse(api, body, h.get("content-type"));
         } catch (RequestFormatException e) {
             return Result.failed(e.error());
         }
-        if (catalog.knownNotServed(fields.model())) {
+        if (api == ApiKind.PASSTHROUGH) {
+            String named = ApiKind.responseIdInPath(path);
+            if (named != null) {
+                fields = fields.withPreviousResponseId(named);
+            }
+        }
+        if (fields.model() != null && catalog.knownNotServed(fields.model())) {
             return Result.failed(OpenAiError.modelNotFound(fields.model()));
         }
-        String requestId = headers.computeIfAbsent("x-request-id", k -> UUID.randomUUID().toString());
-        return new Result(new InferenceRequest(requestId, fields, headers), body, null);
+        String requestId = h.computeIfAbsent("x-request-id", k -> UUID.randomUUID().toString());
+        return new Result(new InferenceRequest(requestId, fields, h), body, null);
+    }
+
+    /** The request's path from its headers as llm-d reads it; null when none says. */
+    public static String requestPath(Map<String, String> headers) {
+        for (String name : new String[] {":path", "x-original-path", "x-forwarded-path"}) {
+            String v = header(headers, name);
+            if (v != null && !v.isEmpty()) {
+                return v;
+            }
+        }
+        return null;
+    }
+
+    private static String header(Map<String, String> headers, String name) {
+        String v = headers.get(name);
+        if (v != null) {
+            return v;
+        }
+        for (Map.Entry<String, String> e : headers.entrySet()) {
+            if (e.getKey().equalsIgnoreCase(name)) {
+                return e.getValue();
+            }
+        }
+        return null;
     }
 
     /** A body with {@code "messages"} is a chat completion; anything else a completion. */

@@ -66,13 +66,20 @@ public final class RequestMetrics {
                 .classicUpperBounds(buckets).classicOnly().register(registry);
     }
 
-    public void requestStarted(String model, String target) {
-        requests.labelValues(model, target).inc();
-        running.labelValues(model).inc();
+    /** Model names as labels: a request naming none (a passthrough path) is counted under the empty name. */
+    private static String label(String model) {
+        return model == null ? "" : model;
     }
 
-    public void requestEnded(String model, String target, int status, double seconds, long prompt, long completion,
-                             long cached) {
+    public void requestStarted(String model, String target) {
+        requests.labelValues(label(model), label(target)).inc();
+        running.labelValues(label(model)).inc();
+    }
+
+    public void requestEnded(String modelName, String targetName, int status, double seconds, long prompt,
+                             long completion, long cached) {
+        String model = label(modelName);
+        String target = label(targetName);
         running.labelValues(model).dec();
         duration.labelValues(model, target).observe(seconds);
         if (status >= 400 || status == 0) { // -1: the response was never seen (a gateway that does not report it)
@@ -91,11 +98,11 @@ public final class RequestMetrics {
 
     /** A request refused before it reached an endpoint. */
     public void rejected(String model, int status) {
-        errors.labelValues(model, model, Integer.toString(status)).inc();
+        errors.labelValues(label(model), label(model), Integer.toString(status)).inc();
     }
 
     public void firstToken(String model, String target, double seconds) {
-        ttft.labelValues(model, target).observe(seconds);
+        ttft.labelValues(label(model), label(target)).observe(seconds);
     }
 
     public void scheduled(boolean ok, double seconds) {

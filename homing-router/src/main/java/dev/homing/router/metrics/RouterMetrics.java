@@ -1,5 +1,6 @@
 package dev.homing.router.metrics;
 
+import dev.homing.core.director.ResponseAffinity;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.plugins.prefix.approx.ApproxPrefixCacheProducer;
 import dev.homing.core.precise.KvEventFeed;
@@ -71,6 +72,11 @@ public final class RouterMetrics {
     public void policy(Supplier<List<ApproxPrefixCacheProducer>> prefixProducers,
                        Supplier<List<KvEventFeed>> preciseProducers, DoubleSupplier saturation) {
         PolicyGauges.register(registry, prefixProducers, preciseProducers, saturation);
+    }
+
+    /** Registers what the director's memory of stored responses reports. */
+    public void responseAffinity(ResponseAffinity responses) {
+        ResponseAffinityMetrics.register(registry, responses);
     }
 
     /** Registers the metrics of what this replica shares with the pool's other replicas through Redis. */

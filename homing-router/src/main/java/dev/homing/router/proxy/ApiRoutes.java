@@ -7,8 +7,11 @@ import io.helidon.http.Method;
 import io.helidon.webserver.http.HttpRouting;
 
 /**
- * The API port's routes: OpenAI's completions and chat completions, the models served, and a health check; any other
- * path or method gets an OpenAI-shaped error, as vLLM answers.
+ * The API port's routes. {@code POST} to each OpenAI API the router reads ({@link ApiKind}: completions, chat
+ * completions, responses, conversations, embeddings, also under a provider's prefix); any method to every other
+ * model-server path ({@link ApiKind#PASSTHROUGH}: forwarded by model, routed on load); the models the pool serves and
+ * a health check, answered here. Anything else gets an OpenAI-shaped 404, and an API path with the wrong method 405,
+ * as vLLM answers.
  */
 public final class ApiRoutes {
 
@@ -21,17 +24,24 @@ public final class ApiRoutes {
     }
 
     public void register(HttpRouting.Builder r) {
-        r.post(ApiKind.COMPLETIONS.path(), (req, res) -> inference.handle(ApiKind.COMPLETIONS, req, res))
-                .post(ApiKind.CHAT_COMPLETIONS.path(), (req, res) -> inference.handle(ApiKind.CHAT_COMPLETIONS, req, res))
-                .get("/v1/models", models::handle)
+        for (ApiKind kind : ApiKind.values()) {
+            if (kind.path() != null) {
+                r.post(kind.path(), (req, res) -> inference.handle(kind, req, res));
+            }
+        }
+        r.get("/v1/models", models::handle)
                 .get("/health", (req, res) -> res.send())
                 .any((req, res) -> {
                     String path = req.path().path();
-                    boolean known = path.equals(ApiKind.COMPLETIONS.path()) || path.equals(ApiKind.CHAT_COMPLETIONS.path())
-                            || path.equals("/v1/models");
                     Method m = req.prologue().method();
-                    ErrorResponses.send(res, known ? OpenAiError.methodNotAllowed(m.text(), path)
-                            : OpenAiError.notFound("Unknown path " + path, null));
+                    ApiKind kind = ApiKind.forPath(path);
+                    if (kind == ApiKind.PASSTHROUGH || (kind != null && m == Method.POST)) {
+                        inference.handle(kind, req, res);
+                    } else if (kind != null) {
+                        ErrorResponses.send(res, OpenAiError.methodNotAllowed(m.text(), path));
+                    } else {
+                        ErrorResponses.send(res, OpenAiError.notFound("Unknown path " + path, null));
+                    }
                 });
     }
 }

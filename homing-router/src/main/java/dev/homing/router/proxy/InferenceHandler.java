@@ -13,6 +13,7 @@ import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.OpenAiError;
 import dev.homing.router.http.ErrorResponses;
 import dev.homing.router.http.RequestIntake;
+import dev.homing.router.http.Usage;
 import dev.homing.router.metrics.RequestMetrics;
 import dev.homing.router.scrape.EndpointCatalog;
 import io.helidon.webserver.http.ServerRequest;
@@ -30,9 +31,11 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * Serves {@code /v1/completions} and {@code /v1/chat/completions}: reads the body once, parses the routing fields in
- * one pass, asks the director where to go, forwards the original bytes and relays the response as it arrives.
- * Every path out of here closes the dispatch, so the load it credited is always released.
+ * Serves every API the router forwards ({@link ApiKind}): reads the body once, parses the routing fields in one pass,
+ * asks the director where to go, forwards the original bytes with the client's method and relays the response as it
+ * arrives. A request naming no model (a passthrough one) may go to any endpoint. Every path out of here closes the
+ * dispatch, so the load it credited is always released; a Responses API response tells the dispatch its id, so that
+ * follow-ups naming it come back to the same pod.
  */
 public final class InferenceHandler {
 
@@ -78,22 +81,24 @@ public final class InferenceHandler {
         InferenceRequest request = in.request();
         byte[] body = in.body();
         String model = request.model();
+        String target = request.targetModel();
+        String method = req.prologue().method().text();
         String path = req.prologue().uriPath().rawPath();
         String query = req.prologue().query().rawValue();
         String pathAndQuery = query == null || query.isEmpty() ? path : path + "?" + query;
 
-        metrics.requestStarted(model, request.targetModel());
+        metrics.requestStarted(model, target);
         Relay.Result result = Relay.Result.NONE;
         try {
-            result = forward(request, pathAndQuery, body, res, start);
+            result = forward(request, method, pathAndQuery, body, res, start);
         } finally {
-            metrics.requestEnded(model, request.targetModel(), result.status(), (ticker.nanos() - start) / 1e9,
+            metrics.requestEnded(model, target, result.status(), (ticker.nanos() - start) / 1e9,
                     result.usage().promptTokens(), result.usage().completionTokens(), result.usage().cachedTokens());
         }
     }
 
-    private Relay.Result forward(InferenceRequest request, String pathAndQuery, byte[] body, ServerResponse res,
-                                 long start) {
+    private Relay.Result forward(InferenceRequest request, String method, String pathAndQuery, byte[] body,
+                                 ServerResponse res, long start) {
         Set<String> failed = new LinkedHashSet<>();
         String model = request.targetModel();
         while (true) {
@@ -114,8 +119,9 @@ public final class InferenceHandler {
                 }
                 HttpResponse<InputStream> response;
                 try {
-                    response = upstream.send(target.endpoint(), "POST", pathAndQuery,
-                            withPluginHeaders(request.headers(), dispatch.cycle().upstreamHeaders()), body);
+                    response = upstream.send(target.endpoint(), method, pathAndQuery,
+                            withPluginHeaders(request.headers(), dispatch.cycle().upstreamHeaders()),
+                            body.length == 0 ? null : body);
                 } catch (IOException e) {
                     if (e instanceof HttpTimeoutException && !(e instanceof HttpConnectTimeoutException)) {
                         // The pod accepted the request and is working on it: another pod would only do it again.

@@ -5,11 +5,12 @@ import dev.homing.core.endpoint.EndpointState;
 import dev.homing.core.framework.requestcontrol.Outcome;
 import dev.homing.protocol.gateway.GatewayHeaders;
 import dev.homing.protocol.openai.OpenAiError;
+import dev.homing.router.http.Usage;
+import dev.homing.router.http.UsageScanner;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -104,19 +105,23 @@ final class Relay {
                 if (sse) {
                     out.flush();
                 }
-            } catch (IOException | UncheckedIOException e) {
+            } catch (IOException | RuntimeException e) {
+                // Helidon reports a client gone with its own unchecked ServerConnectionException
                 cause = Outcome.Cause.CLIENT_DISCONNECT;
                 break;
             }
         }
         try {
             out.close();
-        } catch (IOException | UncheckedIOException e) {
+        } catch (IOException | RuntimeException e) {
             if (cause == Outcome.Cause.NATURAL) {
                 cause = Outcome.Cause.CLIENT_DISCONNECT;
             }
         }
         Usage u = usage.usage();
+        if (status >= 200 && status < 300) {
+            dispatch.answered(usage.responseId());
+        }
         dispatch.complete(new Outcome(cause, status, u.promptTokens(), u.completionTokens(), u.cachedTokens()));
         return new Result(status, u);
     }
@@ -130,7 +135,7 @@ final class Relay {
         try {
             out.write(bytes);
             out.flush();
-        } catch (IOException | UncheckedIOException ignored) {
+        } catch (IOException | RuntimeException ignored) {
             // the client is gone too
         }
     }

@@ -56,8 +56,9 @@ public final class Upstream implements AutoCloseable {
         return client.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
     }
 
+    /** Whether a client's header goes on to the pod: not a hop's own, nor a pseudo-header ({@code :path}, ...). */
     public static boolean forwarded(String headerName) {
-        return !NOT_FORWARDED.contains(headerName.toLowerCase(Locale.ROOT));
+        return !headerName.startsWith(":") && !NOT_FORWARDED.contains(headerName.toLowerCase(Locale.ROOT));
     }
 
     public HttpClient client() {

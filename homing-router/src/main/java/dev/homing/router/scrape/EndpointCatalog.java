@@ -29,9 +29,14 @@ public final class EndpointCatalog {
 
     /**
      * Whether the endpoint serves the model. An endpoint whose models are not known yet is given the benefit of the
-     * doubt: it may serve it, and the pod itself will say 404 if not.
+     * doubt: it may serve it, and the pod itself will say 404 if not. Every endpoint serves a request naming no model
+     * (null): a pool serves one base model, and a pod answers such a request (a {@code /tokenize} without a model, a
+     * {@code GET /v1/responses/{id}}) with it.
      */
     public boolean serves(String endpoint, String model) {
+        if (model == null) {
+            return true;
+        }
         EndpointStatus s = status(endpoint);
         return !s.modelsKnown() || s.models().contains(model);
     }

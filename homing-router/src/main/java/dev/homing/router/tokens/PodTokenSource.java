@@ -24,8 +24,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -57,6 +59,9 @@ public final class PodTokenSource implements TokenSource, AutoCloseable {
     private final AtomicInteger next = new AtomicInteger();
     private final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
     private final AtomicLong hits = new AtomicLong();
+    /** The prompts this source can turn into a pod's tokens: a completion's, or a chat's messages. */
+    private static final Set<PromptShape> RENDERED = EnumSet.of(PromptShape.TEXT, PromptShape.TEXT_LIST,
+            PromptShape.TOKENS, PromptShape.TOKEN_LISTS, PromptShape.MESSAGES);
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
 
@@ -79,6 +84,10 @@ public final class PodTokenSource implements TokenSource, AutoCloseable {
     public Optional<int[]> tokens(InferenceRequest request, String renderUrl, Duration timeout) {
         RoutingFields f = request.fields();
         String model = request.targetModel();
+        if (!RENDERED.contains(f.promptShape()) || model == null) {
+            // a Responses API input or conversation items: /tokenize renders neither; the caller falls back
+            return Optional.empty();
+        }
         try {
             if (f.promptShape() == PromptShape.TOKENS || f.promptShape() == PromptShape.TOKEN_LISTS) {
                 hits.incrementAndGet();

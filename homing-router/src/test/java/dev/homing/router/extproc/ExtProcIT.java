@@ -200,6 +200,56 @@ class ExtProcIT {
     }
 
     @Test
+    void aRequestWithoutABodyIsRoutedOnItsHeadersByLoad() {
+        Map<String, String> get = new java.util.LinkedHashMap<>();
+        get.put(":method", "GET");
+        get.put(":path", "/v1/models");
+        get.put(":authority", "gateway.example");
+        try (ExtProcCall s = ExtProcCall.open(channel)) {
+            s.send(requestHeaders(get, true));
+            ProcessingResponse r = s.next();
+            assertThat(r.hasRequestHeaders()).isTrue();
+            Map<String, String> set = setHeaders(r.getRequestHeaders().getResponse().getHeaderMutation());
+            assertThat(set.get("x-gateway-destination-endpoint")).isIn(podAddress(0), podAddress(1), podAddress(2));
+            assertThat(set).doesNotContainKey("content-length");
+            assertThat(s.poll(200)).as("no body to give back").isNull();
+            assertThat(cluster.routerInFlight()).isEqualTo(1);
+        }
+        try (ExtProcCall s = ExtProcCall.open(channel)) {
+            get.put(":path", "/metrics"); // a pod's own: no model server's to answer through the pool
+            s.send(requestHeaders(get, true));
+            assertThat(s.next().getImmediateResponse().getStatus().getCodeValue()).isEqualTo(404);
+        }
+    }
+
+    @Test
+    void aResponsesFollowUpGoesBackToThePodThatAnsweredIt() {
+        String first = "{\"model\":\"" + TestCluster.MODEL + "\",\"input\":\"Remember the number 7.\"}";
+        String answered;
+        String id = "resp_" + Long.toHexString(System.nanoTime());
+        try (ExtProcCall s = ExtProcCall.open(channel)) {
+            sendRequest(s, "/v1/responses", first.getBytes(StandardCharsets.UTF_8), 2);
+            answered = setHeaders(s.next().getRequestHeaders().getResponse().getHeaderMutation())
+                    .get("x-gateway-destination-endpoint");
+            s.bodyUntilEnd(true);
+            s.send(EnvoyMessages.responseHeaders(200, "application/json", false));
+            s.next();
+            s.send(EnvoyMessages.responseBody("{\"id\":\"" + id + "\",\"object\":\"response\",\"status\":"
+                    + "\"completed\",\"usage\":{\"input_tokens\":6,\"output_tokens\":3}}", true));
+            s.next();
+        }
+        for (int i = 0; i < 4; i++) {
+            String next = "{\"model\":\"" + TestCluster.MODEL + "\",\"previous_response_id\":\"" + id
+                    + "\",\"input\":\"Question " + i + " about something else entirely\"}";
+            try (ExtProcCall s = ExtProcCall.open(channel)) {
+                sendRequest(s, "/v1/responses", next.getBytes(StandardCharsets.UTF_8), 1);
+                assertThat(setHeaders(s.next().getRequestHeaders().getResponse().getHeaderMutation())
+                        .get("x-gateway-destination-endpoint")).isEqualTo(answered);
+            }
+        }
+    }
+
+    @Test
     void aCancelledStreamReleasesItsLoad() {
         byte[] body = chat("cancel me").getBytes(StandardCharsets.UTF_8);
         try (ExtProcCall s = ExtProcCall.open(channel)) {

@@ -113,11 +113,13 @@ public final class Engine {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(observer, "observer");
         int prompt = request.promptTokens().length;
-        if (prompt >= config.maxModelLen()) {
+        if (request.pooling() ? prompt > config.maxModelLen() : prompt >= config.maxModelLen()) {
             throw new IllegalArgumentException("the prompt has " + prompt + " tokens; max_model_len is "
-                    + config.maxModelLen() + " and at least one token must be generated");
+                    + config.maxModelLen() + (request.pooling() ? "" : " and at least one token must be generated"));
         }
-        int maxLength = (int) Math.min((long) prompt + request.maxTokens(), config.maxModelLen());
+        // A pooling request computes every prompt token and samples none: room for its prompt's KV only.
+        int maxLength = request.pooling() ? prompt + 1
+                : (int) Math.min((long) prompt + request.maxTokens(), config.maxModelLen());
         // The last sampled token never gets KV, so a request needs blocks for maxLength − 1 tokens at most.
         int blocksNeeded = ceilDiv(maxLength - 1, blockSize);
         if (blocksNeeded > pool.usable()) {
@@ -441,6 +443,10 @@ public final class Engine {
     }
 
     private void sample(EngineRequest r, long t) {
+        if (r.request.pooling()) {
+            pooled(r, t);
+            return;
+        }
         OutputModel output = r.request.output();
         int token = output.nextToken(r.outputTokens, rng);
         r.appendToken(token, hasher);
@@ -474,6 +480,25 @@ public final class Engine {
             finished[reason.ordinal()]++;
             tellFinish(r, reason, t);
         }
+    }
+
+    /**
+     * A pooling request's prefill is over: its output (an embedding) is ready and it ends, as vLLM finishes a pooling
+     * request in the step that computed its last prompt token. It cost a prefill and no decode.
+     */
+    private void pooled(EngineRequest r, long t) {
+        r.firstTokenNanos = t;
+        promptTokens += r.promptLength;
+        try {
+            r.observer.onFirstToken(t);
+        } catch (RuntimeException e) {
+            observerFailed(e);
+        }
+        running.remove(r);
+        freeBlocks(r);
+        r.state = State.FINISHED;
+        finished[FinishReason.STOP.ordinal()]++;
+        tellFinish(r, FinishReason.STOP, t);
     }
 
     /** The adapters in use, sorted, as vLLM's {@code lora_requests_info} lists them; none when LoRA is off. */

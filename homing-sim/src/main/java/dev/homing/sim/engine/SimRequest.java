@@ -6,7 +6,8 @@ import java.util.Objects;
  * One generation request as the engine sees it: tokens in, a budget of tokens out.
  *
  * @param promptTokens the prompt, already tokenized; the engine copies it at submission
- * @param maxTokens most output tokens; generation also stops at the engine's max_model_len
+ * @param maxTokens most output tokens; generation also stops at the engine's max_model_len. 0 for a pooling request
+ *     (embeddings): the prompt is prefilled and nothing is sampled, as vLLM runs a pooling model
  * @param ignoreEos keep generating past the end-of-sequence token (vLLM's {@code ignore_eos})
  * @param loraName LoRA adapter, mixed into every block hash; null for the base model
  * @param loraId the adapter's integer id (vLLM's {@code lora_int_id}, reported in KV events); 0 for none
@@ -23,6 +24,9 @@ public record SimRequest(
         String cacheSalt,
         OutputModel output) {
 
+    /** A pooling request's output model: never asked for a token. */
+    private static final OutputModel NOTHING = new EchoTokens(new int[0], -1, false);
+
     public SimRequest {
         Objects.requireNonNull(requestId, "requestId");
         Objects.requireNonNull(promptTokens, "promptTokens");
@@ -33,9 +37,20 @@ public record SimRequest(
         if ((loraName == null) != (loraId == 0)) {
             throw new IllegalArgumentException("a LoRA adapter needs both a name and a non-zero id");
         }
-        if (maxTokens < 1) {
-            throw new IllegalArgumentException("maxTokens must be at least 1, got " + maxTokens);
+        if (maxTokens < 0) {
+            throw new IllegalArgumentException("maxTokens must be at least 0 (a pooling request), got " + maxTokens);
         }
+    }
+
+    /** A pooling request (embeddings): prefill only, no token generated. */
+    public static SimRequest pooling(String requestId, int[] promptTokens, String loraName, int loraId,
+                                     String cacheSalt) {
+        return new SimRequest(requestId, promptTokens, 0, false, loraName, loraId, cacheSalt, NOTHING);
+    }
+
+    /** Whether the request only prefills its prompt (embeddings) and generates nothing. */
+    public boolean pooling() {
+        return maxTokens == 0;
     }
 
     public static SimRequest of(String requestId, int[] promptTokens, int maxTokens, OutputModel output) {

@@ -107,8 +107,13 @@ final class RequestReader {
 
     /** Every prompt of a completions request: a string, strings, token ids, or lists of token ids. */
     List<int[]> prompts(JsonNode p) throws RequestFormatException {
+        return prompts(p, "prompt");
+    }
+
+    /** Every prompt in {@code field} (a completion's {@code prompt}, an embeddings {@code input}): the same shapes. */
+    List<int[]> prompts(JsonNode p, String field) throws RequestFormatException {
         if (p == null || p.isNull()) {
-            throw RequestFormatException.badRequest("The 'prompt' field is required.", "prompt");
+            throw RequestFormatException.badRequest("The '" + field + "' field is required.", field);
         }
         List<int[]> prompts = new ArrayList<>();
         if (p.isTextual()) {
@@ -116,28 +121,32 @@ final class RequestReader {
         } else if (p.isArray() && !p.isEmpty()) {
             JsonNode first = p.get(0);
             if (first.isTextual()) {
-                requireAll(p, JsonNode::isTextual, "a list of strings only");
+                requireAll(p, JsonNode::isTextual, field, "a list of strings only");
                 for (JsonNode text : p) {
                     prompts.add(tokenizer.encode(text.textValue()));
                 }
             } else if (first.isIntegralNumber()) {
-                prompts.add(tokenIds(p));
+                prompts.add(tokenIds(p, field));
             } else if (first.isArray()) {
-                requireAll(p, JsonNode::isArray, "a list of token-id lists only");
+                requireAll(p, JsonNode::isArray, field, "a list of token-id lists only");
                 for (JsonNode list : p) {
-                    prompts.add(tokenIds(list));
+                    if (list.isEmpty()) {
+                        throw RequestFormatException.badRequest("A token-id list in '" + field
+                                + "' must not be empty.", field);
+                    }
+                    prompts.add(tokenIds(list, field));
                 }
             } else {
-                throw promptTypeError();
+                throw promptTypeError(field);
             }
         } else if (p.isArray()) {
-            throw RequestFormatException.badRequest("The 'prompt' field must not be empty.", "prompt");
+            throw RequestFormatException.badRequest("The '" + field + "' field must not be empty.", field);
         } else {
-            throw promptTypeError();
+            throw promptTypeError(field);
         }
         for (int[] tokens : prompts) {
             if (tokens.length == 0) {
-                throw RequestFormatException.badRequest("The prompt must not be empty.", "prompt");
+                throw RequestFormatException.badRequest("The prompt must not be empty.", field);
             }
         }
         return prompts;
@@ -195,7 +204,7 @@ final class RequestReader {
     }
 
     /** A string, or the text parts of a list joined by newlines (vLLM's "string" content format); null is empty. */
-    private static String content(JsonNode c) throws RequestFormatException {
+    static String content(JsonNode c) throws RequestFormatException {
         if (c == null || c.isNull()) {
             return "";
         }
@@ -231,11 +240,11 @@ final class RequestReader {
         return messages.getLast().content();
     }
 
-    private static void requireAll(JsonNode array, Predicate<JsonNode> ok, String what)
+    private static void requireAll(JsonNode array, Predicate<JsonNode> ok, String field, String what)
             throws RequestFormatException {
         for (JsonNode e : array) {
             if (!ok.test(e)) {
-                throw typeError("prompt", what);
+                throw typeError(field, what);
             }
         }
     }
@@ -282,11 +291,11 @@ final class RequestReader {
         return v.intValue();
     }
 
-    private static RequestFormatException promptTypeError() {
-        return typeError("prompt", "a string, a list of strings, a list of token ids or a list of token-id lists");
+    private static RequestFormatException promptTypeError(String field) {
+        return typeError(field, "a string, a list of strings, a list of token ids or a list of token-id lists");
     }
 
-    private static RequestFormatException typeError(String field, String expected) {
+    static RequestFormatException typeError(String field, String expected) {
         return RequestFormatException.badRequest("The '" + field + "' field must be " + expected + ".", field);
     }
 }

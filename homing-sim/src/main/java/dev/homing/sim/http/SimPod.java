@@ -40,7 +40,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * }</pre>
  *
  * <p>Serves {@code POST /v1/completions}, {@code POST /v1/chat/completions}, their {@code /render} variants,
- * {@code POST /tokenize}, {@code POST /detokenize}, {@code GET /v1/models}, {@code POST /v1/load_lora_adapter},
+ * {@code POST /v1/responses} with {@code GET /v1/responses/{id}} and {@code POST /v1/responses/{id}/cancel},
+ * {@code POST /v1/embeddings}, {@code POST /tokenize}, {@code POST /detokenize}, {@code GET /v1/models}, {@code POST /v1/load_lora_adapter},
  * {@code POST /v1/unload_lora_adapter}, {@code GET /health}, {@code GET|POST /ping}, {@code GET /version},
  * {@code GET /metrics} and {@code POST /reset_prefix_cache}; anything else gets an OpenAI-shaped 404 (or 405 for a
  * known path with the wrong method). Every response carries {@code x-inference-pod}. The headers of the last few
@@ -99,6 +100,10 @@ public final class SimPod implements AutoCloseable {
                 config.modelName(), config.seed());
         CompletionHandler completions = new CompletionHandler(config, tokenizer, models, driver, metrics, ids, failures,
                 closing::get);
+        ResponsesHandler responses = new ResponsesHandler(config, tokenizer, models, driver, metrics, ids, failures,
+                closing::get);
+        EmbeddingsHandler embeddings = new EmbeddingsHandler(config, tokenizer, models, driver, metrics, ids, failures,
+                closing::get);
         int maxLen = config.engine().maxModelLen();
         TokenizeHandler tokenize = new TokenizeHandler(tokenizer, models, maxLen, config.maxRequestBodyBytes());
         RenderHandler render = new RenderHandler(tokenizer, models, ids, maxLen, config.maxRequestBodyBytes());
@@ -111,8 +116,8 @@ public final class SimPod implements AutoCloseable {
                     .port(config.port())
                     .shutdownGracePeriod(Duration.ofMillis(500))
                     .shutdownHook(false)
-                    .routing(r -> routes(r, config, driver, metrics, ids, models, completions, tokenize, render,
-                            lora, recentHeaders))
+                    .routing(r -> routes(r, config, driver, metrics, ids, models, completions, responses, embeddings,
+                            tokenize, render, lora, recentHeaders))
                     .build()
                     .start();
         } catch (RuntimeException e) {
@@ -152,7 +157,8 @@ public final class SimPod implements AutoCloseable {
 
     private static void routes(HttpRouting.Builder r, SimPodConfig config, RealTimeEngineDriver driver,
             PodMetrics metrics, RequestIds ids, ServedModels models, CompletionHandler completions,
-            TokenizeHandler tokenize, RenderHandler render, LoraHandler lora, RecentHeaders recentHeaders) {
+            ResponsesHandler responses, EmbeddingsHandler embeddings, TokenizeHandler tokenize, RenderHandler render,
+            LoraHandler lora, RecentHeaders recentHeaders) {
         r.addFilter((chain, req, res) -> {
             res.header(POD_HEADER, config.podName());
             chain.proceed();
@@ -170,6 +176,10 @@ public final class SimPod implements AutoCloseable {
                 (req, res) -> render.handle(req, res, ApiKind.COMPLETIONS));
         route(r, known, Method.POST, ApiKind.CHAT_COMPLETIONS.path() + "/render",
                 (req, res) -> render.handle(req, res, ApiKind.CHAT_COMPLETIONS));
+        route(r, known, Method.POST, ApiKind.RESPONSES.path(), responses::create);
+        route(r, known, Method.GET, ApiKind.RESPONSES.path() + "/{response_id}", responses::retrieve);
+        route(r, known, Method.POST, ApiKind.RESPONSES.path() + "/{response_id}/cancel", responses::cancel);
+        route(r, known, Method.POST, ApiKind.EMBEDDINGS.path(), embeddings::handle);
         route(r, known, Method.POST, "/tokenize", tokenize::tokenize);
         route(r, known, Method.POST, "/detokenize", tokenize::detokenize);
         route(r, known, Method.POST, "/v1/load_lora_adapter", lora::load);

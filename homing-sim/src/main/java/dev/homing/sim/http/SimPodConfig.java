@@ -28,6 +28,10 @@ import java.util.function.LongSupplier;
  * @param loraModules adapters loaded at start ({@code --lora-modules})
  * @param failureInjectionRate percent of generation requests that fail on purpose (llm-d-inference-sim)
  * @param failureTypes what they fail with; empty for all types
+ * @param responsesStoreCapacity most Responses API responses kept for {@code previous_response_id} and
+ *     {@code GET /v1/responses/{id}}, the least recently used dropped first; 0 stores none, as vLLM without
+ *     {@code VLLM_ENABLE_RESPONSES_API_STORE} (which silently ignores {@code store}). vLLM's store, when on, has no
+ *     bound; the sim's keeps 10,000 by default.
  * @param wallClock for {@code created} timestamps
  * @param nanoTime the engine's clock
  */
@@ -48,6 +52,7 @@ public record SimPodConfig(
         List<LoraModule> loraModules,
         int failureInjectionRate,
         List<FailureType> failureTypes,
+        int responsesStoreCapacity,
         Clock wallClock,
         LongSupplier nanoTime) {
 
@@ -78,6 +83,9 @@ public record SimPodConfig(
         }
         if (maxRequestBodyBytes < 1) {
             throw new IllegalArgumentException("maxRequestBodyBytes must be positive");
+        }
+        if (responsesStoreCapacity < 0) {
+            throw new IllegalArgumentException("responsesStoreCapacity must be >= 0, got " + responsesStoreCapacity);
         }
     }
 
@@ -112,6 +120,7 @@ public record SimPodConfig(
         b.loraModules = loraModules;
         b.failureInjectionRate = failureInjectionRate;
         b.failureTypes = failureTypes;
+        b.responsesStoreCapacity = responsesStoreCapacity;
         b.wallClock = wallClock;
         b.nanoTime = nanoTime;
         return b;
@@ -134,6 +143,7 @@ public record SimPodConfig(
         private List<LoraModule> loraModules = List.of();
         private int failureInjectionRate;
         private List<FailureType> failureTypes = List.of();
+        private int responsesStoreCapacity = 10_000;
         private Clock wallClock = Clock.systemUTC();
         private LongSupplier nanoTime = System::nanoTime;
 
@@ -227,6 +237,11 @@ public record SimPodConfig(
             return this;
         }
 
+        public Builder responsesStoreCapacity(int v) {
+            responsesStoreCapacity = v;
+            return this;
+        }
+
         public Builder wallClock(Clock v) {
             wallClock = v;
             return this;
@@ -240,7 +255,7 @@ public record SimPodConfig(
         public SimPodConfig build() {
             return new SimPodConfig(host, port, podName, model, servedModelNames, engine, numGpuBlocksOverride, seed,
                     mode, enablePromptTokensDetails, eosProbability, maxRequestBodyBytes, kvEvents, loraModules,
-                    failureInjectionRate, failureTypes, wallClock, nanoTime);
+                    failureInjectionRate, failureTypes, responsesStoreCapacity, wallClock, nanoTime);
         }
     }
 }

@@ -9,7 +9,8 @@ import java.util.Objects;
  * (lower-cased names) and the model it will be served as.
  *
  * @param requestId   {@code x-request-id}, or one the router made up
- * @param targetModel the model (or LoRA adapter) the pod will serve it as, after any rewrite
+ * @param targetModel the model (or LoRA adapter) the pod will serve it as, after any rewrite; null for a request
+ *                    naming no model (a passthrough one), which any endpoint may serve
  */
 public record InferenceRequest(String requestId, RoutingFields fields, Map<String, String> headers, String targetModel) {
 

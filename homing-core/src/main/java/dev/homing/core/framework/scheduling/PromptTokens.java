@@ -15,14 +15,16 @@ public record PromptTokens(int[] ids) {
 
     /**
      * The request's tokens, asking {@code source} at most once per cycle whichever plugin asks: a token source that
-     * failed (a timeout, say) is not asked again by the next plugin, nor under the decision lock.
+     * failed (a timeout, say) is not asked again by the next plugin, nor under the decision lock. A request routed on
+     * load only (embeddings, passthrough) is never tokenized: no plugin matches its prefix.
      *
      * @param source   where to ask; null for none (then only tokens already in the cycle count)
      * @param renderUrl a model server to ask first, or null for any pod
      */
     public static Optional<PromptTokens> obtain(Cycle cycle, TokenSource source, String renderUrl, Duration timeout) {
         PromptTokens t = cycle.get(KEY);
-        if (t != null || source == null || cycle.get(ASKED) != null) {
+        if (t != null || source == null || cycle.get(ASKED) != null
+                || !cycle.request().fields().api().prefixAffinity()) {
             return Optional.ofNullable(t);
         }
         cycle.put(ASKED, Boolean.TRUE);

@@ -160,8 +160,16 @@ public final class PrecisePrefixCacheProducer extends NamedPlugin implements Dat
     private record Prepared(long[] keys, PreciseIndex.Lookup lookup) {
     }
 
+    /** A request routed on load only (embeddings, passthrough): nothing to look up, no tokens asked for. */
+    private static final Prepared NOTHING = new Prepared(null, null);
+
     @Override
     public void prepare(Cycle cycle) {
+        if (!cycle.request().fields().api().prefixAffinity()) {
+            cycle.put(prepared, NOTHING);
+            fallback.prepare(cycle); // hashes nothing: every endpoint matches no block
+            return;
+        }
         PromptTokens t = PromptTokens.obtain(cycle, tokens, null, tokenTimeout).orElse(null);
         if (t == null) {
             cycle.put(prepared, new Prepared(null, null));
@@ -179,6 +187,10 @@ public final class PrecisePrefixCacheProducer extends NamedPlugin implements Dat
         if (p == null) { // a caller that skipped prepare
             prepare(cycle);
             p = cycle.get(prepared);
+        }
+        if (p == NOTHING) {
+            fallback.produce(cycle, candidates);
+            return;
         }
         lookups.incrementAndGet();
         if (p.keys() == null) {

@@ -1,4 +1,4 @@
-package dev.homing.router.proxy;
+package dev.homing.router.http;
 
 /** Token counts an endpoint reported in a response's {@code usage}; -1 where it said nothing. */
 public record Usage(long promptTokens, long completionTokens, long cachedTokens) {
