@@ -58,23 +58,51 @@ final class BenchExtProcCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "Seed of the request bodies (default: ${DEFAULT-VALUE}).")
     long seed;
 
+    @Option(names = "--picker", paramLabel = "HOST:PORT", description = "Measure this running picker (e.g. homing "
+            + "serve --ext-proc-port 9002 --secure-serving=false) instead of one started here with simulated pods.")
+    String picker;
+
+    @Option(names = "--noop", paramLabel = "HOST:PORT", description = "Measure this running no-op server (homing "
+            + "bench ext-proc --serve-noop PORT) instead of one started here.")
+    String noop;
+
+    @Option(names = "--serve-noop", paramLabel = "PORT", description = "Only serve the no-op ext_proc server on this "
+            + "port, until interrupted: the baseline in a process of its own.")
+    Integer serveNoop;
+
     @Override
     public Integer call() throws Exception {
         Duration d = GoDuration.parse(duration);
-        LocalCluster.Options o = new LocalCluster.Options(pods, MODEL, Preset.byName("cpu-qwen2.5-0.5b"), "127.0.0.1",
-                0, 0, 0, seed, null, false, null).withExtProc(new LocalCluster.ExtProc(0, -1, tls));
         GrpcPort.Security security = tls ? new GrpcPort.Security.SelfSigned(List.of("127.0.0.1"))
                 : new GrpcPort.Security.Plaintext();
-        try (LocalCluster cluster = LocalCluster.start(o);
-             GrpcPort noop = new GrpcPort("no-op ext_proc", "127.0.0.1", 0, security, 64 << 20,
-                     new NoopPicker("127.0.0.1:8000"))) {
-            noop.start();
-            ManagedChannel picker = ExtProcCall.channel(cluster.router().extProcPort(), tls);
-            ManagedChannel baseline = ExtProcCall.channel(noop.port(), tls);
+        if (serveNoop != null) {
+            try (ShutdownSignal signal = new ShutdownSignal();
+                 GrpcPort port = new GrpcPort("no-op ext_proc", "127.0.0.1", serveNoop, security, 64 << 20,
+                         new NoopPicker("127.0.0.1:8000"))) {
+                port.start();
+                System.out.printf("homing bench ext-proc: no-op ext_proc server on 127.0.0.1:%d (%s)%n", port.port(),
+                        tls ? "TLS" : "plaintext");
+                signal.await();
+            }
+            return 0;
+        }
+        LocalCluster.Options o = new LocalCluster.Options(pods, MODEL, Preset.byName("cpu-qwen2.5-0.5b"), "127.0.0.1",
+                0, 0, 0, seed, null, false, null).withExtProc(new LocalCluster.ExtProc(0, -1, tls));
+        try (LocalCluster cluster = this.picker != null ? null : LocalCluster.start(o);
+             GrpcPort noopPort = this.noop != null ? null : new GrpcPort("no-op ext_proc", "127.0.0.1", 0, security,
+                     64 << 20, new NoopPicker("127.0.0.1:8000"))) {
+            if (noopPort != null) {
+                noopPort.start();
+            }
+            ManagedChannel picker = this.picker != null ? channel(this.picker)
+                    : ExtProcCall.channel(cluster.router().extProcPort(), tls);
+            ManagedChannel baseline = this.noop != null ? channel(this.noop) : ExtProcCall.channel(noopPort.port(), tls);
             try {
                 ExtProcLoad load = new ExtProcLoad(MODEL, bodyBytes, responseChunks);
                 System.out.printf("homing bench ext-proc: %d-byte chat bodies in 3 chunks, %d response chunks, %s; "
-                        + "%d pods behind the picker%n", bodyBytes, responseChunks, tls ? "TLS" : "plaintext", pods);
+                        + "picker %s, no-op %s%n", bodyBytes, responseChunks, tls ? "TLS" : "plaintext",
+                        this.picker != null ? this.picker : "here, " + pods + " simulated pods behind it",
+                        this.noop != null ? this.noop : "here");
                 System.out.println("warming up...");
                 load.closedLoop(baseline, concurrency, Duration.ofSeconds(3), seed);
                 load.closedLoop(picker, concurrency, Duration.ofSeconds(3), seed);
@@ -104,6 +132,14 @@ final class BenchExtProcCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    private ManagedChannel channel(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        if (colon <= 0) {
+            throw new IllegalArgumentException("expected HOST:PORT, got '" + hostPort + "'");
+        }
+        return ExtProcCall.channel(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)), tls);
     }
 
     private static void row(String server, int round, String load, ExtProcLoad.Result r) {

@@ -112,10 +112,11 @@ public final class RouterServer implements AutoCloseable {
             this.api = !options.proxy() ? null : parts.add(new HttpPort("API", options.host(), options.port(),
                     new ApiRoutes(relay, new ModelsHandler(catalog))::register), HttpPort::start);
             // ext_proc: the same director, asked by a gateway (Envoy and those built on it) instead of a client
-            this.extProc = options.extProcPort() < 0 ? null : parts.add(new GrpcPort("ext_proc", options.host(),
-                    options.extProcPort(), extProcSecurity(options), options.maxBodyBytes() + (1 << 20),
-                    new EndpointPicker(director, intake, catalog, metrics.requests(), ticker,
-                            options.maxBodyBytes()), pickerHealth), GrpcPort::start); // Envoy health-checks it here
+            EndpointPicker picker = options.extProcPort() < 0 ? null : parts.add(new EndpointPicker(director, intake,
+                    catalog, metrics.requests(), ticker, options.maxBodyBytes()));
+            this.extProc = picker == null ? null : parts.add(new GrpcPort("ext_proc", options.host(),
+                    options.extProcPort(), extProcSecurity(options), options.maxBodyBytes() + (1 << 20), picker,
+                    pickerHealth), GrpcPort::start); // Envoy health-checks the picker on this port too
             // health, plaintext as Kubernetes probes it; ready once every part runs (see start)
             this.health = options.healthPort() < 0 ? null : parts.add(new GrpcPort("gRPC health", options.host(),
                     options.healthPort(), new GrpcPort.Security.Plaintext(), 1 << 16, pickerHealth), GrpcPort::start);

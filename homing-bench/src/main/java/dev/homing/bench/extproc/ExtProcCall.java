@@ -69,11 +69,11 @@ public final class ExtProcCall implements AutoCloseable {
      * socket and no validation context does (how gateways reach llm-d's self-signed picker).
      */
     public static ManagedChannel channel(String host, int port, boolean tls) {
-        if (!tls) {
-            return NettyChannelBuilder.forAddress(host, port).usePlaintext().build();
-        }
-        return NettyChannelBuilder.forAddress(host, port, TlsChannelCredentials.newBuilder()
-                .trustManager(InsecureTrustManagerFactory.INSTANCE.getTrustManagers()).build()).build();
+        NettyChannelBuilder b = !tls ? NettyChannelBuilder.forAddress(host, port).usePlaintext()
+                : NettyChannelBuilder.forAddress(host, port, TlsChannelCredentials.newBuilder()
+                        .trustManager(InsecureTrustManagerFactory.INSTANCE.getTrustManagers()).build());
+        // The stream's callbacks only queue what arrives: they run on the transport thread, with no hand-off.
+        return b.directExecutor().build();
     }
 
     public ExtProcCall send(ProcessingRequest r) {

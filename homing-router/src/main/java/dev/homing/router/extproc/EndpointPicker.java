@@ -10,18 +10,27 @@ import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingRequest;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * Envoy's {@code envoy.service.ext_proc.v3.ExternalProcessor} as llm-d's endpoint picker serves it: each call is one
- * HTTP request the gateway asks where to send ({@link ProcessingStream}).
+ * HTTP request the gateway asks where to send ({@link ProcessingStream}). Owns the virtual threads decisions run on;
+ * close it after the port that serves it.
  */
-public final class EndpointPicker extends ExternalProcessorGrpc.ExternalProcessorImplBase {
+public final class EndpointPicker extends ExternalProcessorGrpc.ExternalProcessorImplBase implements AutoCloseable {
 
+    private final ExecutorService decisions = Executors.newVirtualThreadPerTaskExecutor();
     private final ExtProcContext ctx;
 
     public EndpointPicker(Director director, RequestIntake intake, EndpointCatalog catalog, RequestMetrics metrics,
                           Ticker ticker, int maxBodyBytes) {
-        this.ctx = new ExtProcContext(director, intake, catalog, metrics, ticker, maxBodyBytes);
+        this.ctx = new ExtProcContext(director, intake, catalog, metrics, ticker, maxBodyBytes, decisions);
+    }
+
+    @Override
+    public void close() {
+        decisions.shutdownNow();
     }
 
     @Override

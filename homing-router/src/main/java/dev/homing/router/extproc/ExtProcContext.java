@@ -5,13 +5,15 @@ import dev.homing.core.time.Ticker;
 import dev.homing.router.http.RequestIntake;
 import dev.homing.router.metrics.RequestMetrics;
 import dev.homing.router.scrape.EndpointCatalog;
+import java.util.concurrent.Executor;
 
 /**
  * What every ext_proc stream shares with the HTTP proxy: the same director decides, the same intake reads a request,
  * the same catalog says which endpoints serve a model, the same metrics count it.
  *
  * @param maxBodyBytes the largest request body gathered (413 above it), as the proxy's
+ * @param mayWait      threads for decisions, which may wait on I/O (virtual threads)
  */
 record ExtProcContext(Director director, RequestIntake intake, EndpointCatalog catalog, RequestMetrics metrics,
-                      Ticker ticker, int maxBodyBytes) {
+                      Ticker ticker, int maxBodyBytes, Executor mayWait) {
 }

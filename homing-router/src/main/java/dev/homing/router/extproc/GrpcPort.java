@@ -14,13 +14,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
  * One of the router's gRPC ports (ext_proc, health): listening from {@link #start()} to {@link #close()}. Calls run on
- * virtual threads, so a call that waits holds no other.
+ * the transport's threads (grpc-java's direct executor): the services here never block on them, and a message handed
+ * to another thread would cost more than the work it carries. What may wait (a decision) moves off them itself
+ * ({@link StreamWork}).
  */
 public final class GrpcPort implements AutoCloseable {
 
@@ -42,7 +42,6 @@ public final class GrpcPort implements AutoCloseable {
     private final String what;
     private final String host;
     private final int port;
-    private final ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor();
     private final Server server;
 
     /**
@@ -55,7 +54,7 @@ public final class GrpcPort implements AutoCloseable {
         this.host = host;
         this.port = port;
         NettyServerBuilder b = NettyServerBuilder.forAddress(new InetSocketAddress(host, port), credentials(security))
-                .executor(calls)
+                .directExecutor()
                 .maxInboundMessageSize(maxMessageBytes)
                 .permitKeepAliveTime(10, TimeUnit.SECONDS)
                 .permitKeepAliveWithoutCalls(true);
@@ -117,8 +116,6 @@ public final class GrpcPort implements AutoCloseable {
         } catch (InterruptedException e) {
             server.shutdownNow();
             Thread.currentThread().interrupt();
-        } finally {
-            calls.shutdownNow();
         }
     }
 }

@@ -40,8 +40,9 @@ import java.util.stream.Collectors;
  * body, where header mutations take effect. A request without a body is routed on its headers. STREAMED request
  * bodies cannot be routed by content (the headers must be answered before the body is seen) and are refused.
  *
- * <p>gRPC calls one stream's callbacks one at a time, on the server's virtual threads: a decision that waits (for
- * tokens from a pod, say) holds only its own stream.
+ * <p>A stream's work runs in order through a {@link StreamWork}: on the transport thread that delivered each message,
+ * except the decision, which runs on a virtual thread, since a policy may wait (for tokens from a pod, say) and it
+ * then holds only its own stream.
  */
 final class ProcessingStream implements StreamObserver<ProcessingRequest> {
 
@@ -50,6 +51,7 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
 
     private final ExtProcContext ctx;
     private final ServerCallStreamObserver<ProcessingResponse> out;
+    private final StreamWork work;
     private BodySendMode requestMode = BodySendMode.FULL_DUPLEX_STREAMED;
     private BodySendMode responseMode = BodySendMode.FULL_DUPLEX_STREAMED;
 
@@ -71,12 +73,17 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
     ProcessingStream(ExtProcContext ctx, ServerCallStreamObserver<ProcessingResponse> out) {
         this.ctx = ctx;
         this.out = out;
+        this.work = new StreamWork(ctx.mayWait());
         // A cancel (the gateway's client went away) ends the request; sending after it is then a no-op, not an error.
-        out.setOnCancelHandler(() -> finish(Outcome.Cause.CLIENT_DISCONNECT));
+        out.setOnCancelHandler(() -> work.submit(() -> finish(Outcome.Cause.CLIENT_DISCONNECT)));
     }
 
     @Override
     public void onNext(ProcessingRequest m) {
+        work.submit(() -> handle(m));
+    }
+
+    private void handle(ProcessingRequest m) {
         if (finished) {
             return; // an immediate response was sent: Envoy ignores anything more, and so do we
         }
@@ -99,29 +106,37 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
                 }
             }
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "ext_proc stream failed", e);
-            if (dispatch == null) {
-                refuse(OpenAiError.internal("The endpoint picker failed: " + e.getMessage()), null);
-            } else {
-                finish(Outcome.Cause.ERROR);
-                out.onError(Status.INTERNAL.withDescription(e.getMessage()).asRuntimeException());
-            }
+            failed(e);
+        }
+    }
+
+    /** A failure of the picker's own: the gateway is told (a 500 before the decision, a broken stream after it). */
+    private void failed(RuntimeException e) {
+        LOG.log(System.Logger.Level.WARNING, "ext_proc stream failed", e);
+        if (dispatch == null) {
+            refuse(OpenAiError.internal("The endpoint picker failed: " + e.getMessage()), null);
+        } else {
+            finish(Outcome.Cause.ERROR);
+            out.onError(Status.INTERNAL.withDescription(e.getMessage()).asRuntimeException());
         }
     }
 
     @Override
     public void onError(Throwable t) {
-        finish(Status.fromThrowable(t).getCode() == Status.Code.CANCELLED ? Outcome.Cause.CLIENT_DISCONNECT
-                : Outcome.Cause.ERROR);
+        Outcome.Cause cause = Status.fromThrowable(t).getCode() == Status.Code.CANCELLED
+                ? Outcome.Cause.CLIENT_DISCONNECT : Outcome.Cause.ERROR;
+        work.submit(() -> finish(cause));
     }
 
     @Override
     public void onCompleted() {
         // The gateway has nothing more to send: the response ended, or it does not report responses (SKIP).
-        finish(Outcome.Cause.NATURAL);
-        if (!out.isCancelled()) {
-            out.onCompleted();
-        }
+        work.submit(() -> {
+            finish(Outcome.Cause.NATURAL);
+            if (!out.isCancelled()) {
+                out.onCompleted();
+            }
+        });
     }
 
     private void noteMetadata(ProcessingRequest m) {
@@ -152,7 +167,7 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
         headers = EnvoyHeaders.read(h.getHeaders());
         path = RequestIntake.requestPath(headers);
         if (h.getEndOfStream() || requestMode == BodySendMode.NONE) {
-            route(new BodyBuffer(0, 0), false); // no body comes: route on the headers
+            decide(new BodyBuffer(0, 0), false, null); // no body comes: route on the headers
             return;
         }
         if (requestMode == BodySendMode.STREAMED) {
@@ -182,22 +197,42 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
         // BUFFERED sends the whole body in one message, trailers or not; FULL_DUPLEX ends it with end_of_stream or
         // with trailers.
         if (b.getEndOfStream() || buffered(requestMode)) {
-            route(body, !b.getEndOfStream());
+            decide(body, !b.getEndOfStream(), null);
         }
     }
 
     private void requestTrailers() {
+        Runnable answer = () -> {
+            if (!finished) {
+                out.onNext(Replies.requestTrailers());
+            }
+        };
         if (!routed && body != null) {
-            route(body, true); // trailers end the body
-        }
-        if (!finished) {
-            out.onNext(Replies.requestTrailers());
+            decide(body, true, answer); // trailers end the body; they are answered after it
+        } else {
+            answer.run();
         }
     }
 
-    /** Parses, schedules and answers; {@code trailersFollow} keeps the given-back body open for them. */
-    private void route(BodyBuffer whole, boolean trailersFollow) {
+    /**
+     * The body is whole: parse, schedule and answer on a thread that may wait, then {@code after} (or null).
+     * {@code trailersFollow} keeps the given-back body open for them.
+     */
+    private void decide(BodyBuffer whole, boolean trailersFollow, Runnable after) {
         routed = true;
+        work.continueOffThread(() -> {
+            try {
+                route(whole, trailersFollow);
+                if (after != null) {
+                    after.run();
+                }
+            } catch (RuntimeException e) {
+                failed(e);
+            }
+        });
+    }
+
+    private void route(BodyBuffer whole, boolean trailersFollow) {
         byte[] bytes = whole.bytes();
         ApiKind api = ApiKind.forPath(path);
         if (api == null) { // the router's own paths and a pod's operational ones are no model server's to answer
