@@ -28,7 +28,14 @@ import picocli.CommandLine.Option;
                 + "echoed one by one. Goals: p99 <= 1 ms at 1,000 requests/s; peak >= 70 % of the no-op server's."})
 final class BenchExtProcCommand implements Callable<Integer> {
 
-    private static final String MODEL = "Qwen/Qwen2.5-0.5B-Instruct";
+
+    @Option(names = "--model", defaultValue = "Qwen/Qwen2.5-0.5B-Instruct",
+            description = "The model the request bodies name, one the picker's pool serves (default: ${DEFAULT-VALUE}).")
+    String model;
+
+    @Option(names = "--warmup", defaultValue = "10s",
+            description = "Closed-loop load on each server before measuring, for the JIT (default: ${DEFAULT-VALUE}).")
+    String warmup;
 
     @Option(names = "--rate", defaultValue = "1000", description = "Open-loop requests per second (default: ${DEFAULT-VALUE}).")
     int rate;
@@ -86,7 +93,7 @@ final class BenchExtProcCommand implements Callable<Integer> {
             }
             return 0;
         }
-        LocalCluster.Options o = new LocalCluster.Options(pods, MODEL, Preset.byName("cpu-qwen2.5-0.5b"), "127.0.0.1",
+        LocalCluster.Options o = new LocalCluster.Options(pods, model, Preset.byName("cpu-qwen2.5-0.5b"), "127.0.0.1",
                 0, 0, 0, seed, null, false, null).withExtProc(new LocalCluster.ExtProc(0, -1, tls));
         try (LocalCluster cluster = this.picker != null ? null : LocalCluster.start(o);
              GrpcPort noopPort = this.noop != null ? null : new GrpcPort("no-op ext_proc", "127.0.0.1", 0, security,
@@ -98,14 +105,15 @@ final class BenchExtProcCommand implements Callable<Integer> {
                     : ExtProcCall.channel(cluster.router().extProcPort(), tls);
             ManagedChannel baseline = this.noop != null ? channel(this.noop) : ExtProcCall.channel(noopPort.port(), tls);
             try {
-                ExtProcLoad load = new ExtProcLoad(MODEL, bodyBytes, responseChunks);
+                ExtProcLoad load = new ExtProcLoad(model, bodyBytes, responseChunks);
                 System.out.printf("homing bench ext-proc: %d-byte chat bodies in 3 chunks, %d response chunks, %s; "
                         + "picker %s, no-op %s%n", bodyBytes, responseChunks, tls ? "TLS" : "plaintext",
                         this.picker != null ? this.picker : "here, " + pods + " simulated pods behind it",
                         this.noop != null ? this.noop : "here");
                 System.out.println("warming up...");
-                load.closedLoop(baseline, concurrency, Duration.ofSeconds(3), seed);
-                load.closedLoop(picker, concurrency, Duration.ofSeconds(3), seed);
+                Duration w = GoDuration.parse(warmup);
+                load.closedLoop(baseline, concurrency, w, seed);
+                load.closedLoop(picker, concurrency, w, seed);
                 System.out.printf("%n%-8s %-5s %-12s %9s %7s %9s %9s %9s %9s %11s%n", "server", "round", "load",
                         "done", "errors", "p50 µs", "p99 µs", "p99.9 µs", "max µs", "req/s");
                 double[] peaks = new double[2];
