@@ -61,6 +61,7 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
     private BodyBuffer body;
     private boolean routed;
     private boolean finished;
+    private boolean closed; // this side of the gRPC stream is closed: nothing more may be sent
     private SubsetHint subset;
     private InferenceRequest request;
     private Dispatch dispatch;
@@ -117,7 +118,20 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
             refuse(OpenAiError.internal("The endpoint picker failed: " + e.getMessage()), null);
         } else {
             finish(Outcome.Cause.ERROR);
-            out.onError(Status.INTERNAL.withDescription(e.getMessage()).asRuntimeException());
+            close(Status.INTERNAL.withDescription(e.getMessage()));
+        }
+    }
+
+    /** Ends this side of the stream once: OK, as llm-d's picker ends it, or with a failure's status. */
+    private void close(Status status) {
+        if (closed || out.isCancelled()) {
+            return;
+        }
+        closed = true;
+        if (status.isOk()) {
+            out.onCompleted();
+        } else {
+            out.onError(status.asRuntimeException());
         }
     }
 
@@ -133,9 +147,7 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
         // The gateway has nothing more to send: the response ended, or it does not report responses (SKIP).
         work.submit(() -> {
             finish(Outcome.Cause.NATURAL);
-            if (!out.isCancelled()) {
-                out.onCompleted();
-            }
+            close(Status.OK);
         });
     }
 
@@ -358,6 +370,7 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
         routed = true;
         out.onNext(Replies.immediate(error, droppedReason));
         finish(Outcome.Cause.ERROR);
+        close(Status.OK); // Envoy answers the client itself; this stream has nothing more to say
     }
 
     /** Ends the request once: how it ended, its usage and metrics, and the load released. */
