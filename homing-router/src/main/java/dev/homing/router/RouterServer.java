@@ -252,9 +252,13 @@ public final class RouterServer implements AutoCloseable {
         return precise.subscribers();
     }
 
-    /** Stops every part in the reverse of their start: the config watch and the API first, the shared state last. */
+    /**
+     * Stops every part in the reverse of their start: the config watch and the API first, the shared state last. The
+     * health says NOT_SERVING first, so a gateway's health check stops sending streams to a picker going away.
+     */
     @Override
     public void close() {
+        pickerHealth.setSynced(false);
         parts.close();
     }
 }

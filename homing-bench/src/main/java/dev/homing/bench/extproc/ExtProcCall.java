@@ -81,13 +81,21 @@ public final class ExtProcCall implements AutoCloseable {
         return this;
     }
 
-    /** The picker's next message (fails after 15 s, or at once when the stream has ended). */
+    /** The picker's next message (fails after 15 s, or as soon as the stream has ended without one). */
     public ProcessingResponse next() {
-        ProcessingResponse r = poll(15_000);
-        if (r == null) {
-            throw new IllegalStateException("the picker sent nothing within 15 s" + (error != null ? ": " + error : ""));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (true) {
+            ProcessingResponse r = poll(50);
+            if (r != null) {
+                return r;
+            }
+            if (ended.getCount() == 0 && responses.isEmpty()) {
+                throw new IllegalStateException("the picker ended the stream" + (error != null ? ": " + error : ""));
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("the picker sent nothing within 15 s");
+            }
         }
-        return r;
     }
 
     /** The next message within {@code millis}, or null. */

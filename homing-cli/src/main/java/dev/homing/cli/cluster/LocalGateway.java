@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.ConnectException;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -126,8 +127,8 @@ public final class LocalGateway implements AutoCloseable {
                 response = upstream.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
                 served = d.strip();
                 break;
-            } catch (ConnectException e) {
-                // down the list
+            } catch (ConnectException | HttpConnectTimeoutException e) {
+                // down the list, as Envoy goes on a connect failure
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -184,7 +185,7 @@ public final class LocalGateway implements AutoCloseable {
     @Override
     public void close() {
         port.close();
-        upstream.close();
+        upstream.shutdownNow(); // a stream still running would hold close() until it ends
         picker.shutdownNow();
         try {
             picker.awaitTermination(2, TimeUnit.SECONDS);

@@ -29,6 +29,7 @@ public final class Dispatch implements AutoCloseable {
     private final List<Lease> leases;
     private volatile SchedulingResult result;
     private boolean closed; // guarded by this
+    private boolean prefilled; // guarded by this: the first token arrived, no lease of this request awaits a prefill
     private volatile Outcome outcome;
 
     Dispatch(Director director, RoutingPolicy policy, Cycle cycle, SchedulingResult result, List<Lease> leases,
@@ -80,6 +81,9 @@ public final class Dispatch implements AutoCloseable {
      * response starts; calling again, or never (closing implies it), is harmless.
      */
     public void firstToken() {
+        synchronized (this) {
+            prefilled = true;
+        }
         for (Lease l : leasesNow()) {
             l.prefillDone();
         }
@@ -108,6 +112,9 @@ public final class Dispatch implements AutoCloseable {
             }
             old = leases.set(0, fresh);
             result = result.servedBy(served);
+            if (prefilled) { // told after the response began: the endpoint that served has prefilled already
+                fresh.prefillDone();
+            }
         }
         old.close();
         return true;

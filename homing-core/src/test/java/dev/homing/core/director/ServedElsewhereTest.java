@@ -108,6 +108,20 @@ class ServedElsewhereTest {
     }
 
     @Test
+    void blocksALaterRequestRecordedForThePickStayWhenAnEarlierOneIsServedElsewhere() throws Exception {
+        String prompt = Requests.prose(9, 300);
+        Dispatch first = director.dispatch(Requests.completion(prompt));
+        String picked = first.target().name();
+        Dispatch second = director.dispatch(Requests.completion(prompt));
+        assertThat(second.target().name()).isEqualTo(picked); // home, and really served there
+        long blocks = producer().index().size(picked);
+        first.servedBy(other(picked));
+        assertThat(producer().index().size(picked)).as("the second request's blocks stay").isEqualTo(blocks);
+        first.close();
+        second.close();
+    }
+
+    @Test
     void servedByThePickOrAfterTheEndChangesNothing() throws Exception {
         Dispatch d = director.dispatch(Requests.completion(Requests.prose(4, 50)));
         EndpointState picked = d.target();
@@ -133,6 +147,17 @@ class ServedElsewhereTest {
         assertThat(pool.load("pod-new").pendingPrefillTokens()).isEqualTo(d.cycle().promptTokens());
         d.close();
         assertThat(pool.load("pod-new").inFlightRequests()).isZero();
+    }
+
+    @Test
+    void servedToldAfterTheFirstTokenLeavesNoPrefillPending() throws Exception {
+        Dispatch d = director.dispatch(Requests.completion(Requests.prose(8, 100)));
+        d.firstToken();
+        EndpointState served = other(d.target().name());
+        d.servedBy(served);
+        assertThat(pool.load(served.name()).inFlightRequests()).isEqualTo(1);
+        assertThat(pool.load(served.name()).pendingPrefillTokens()).isZero();
+        d.close();
     }
 
     @Test

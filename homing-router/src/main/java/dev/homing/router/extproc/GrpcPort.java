@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One of the router's gRPC ports (ext_proc, health): listening from {@link #start()} to {@link #close()}. Calls run on
- * the transport's threads (grpc-java's direct executor): the services here never block on them, and a message handed
+ * the transport's threads (grpc-java's direct executor): the services here never wait on I/O there (the longest they
+ * hold is the decision lock, for microseconds, when a gateway reports the endpoint that served), and a message handed
  * to another thread would cost more than the work it carries. What may wait (a decision) moves off them itself
  * ({@link StreamWork}).
  */

@@ -37,8 +37,10 @@ import java.util.stream.Collectors;
  * <p>Modes, as the gateway configures them (said in the first message's {@code protocol_config}; without it,
  * llm-d's FULL_DUPLEX_STREAMED): in FULL_DUPLEX_STREAMED the headers are answered once the body is whole, and the body
  * is given back in chunks; in BUFFERED the headers are answered at once and the routing rides on the answer to the
- * body, where header mutations take effect. A request without a body is routed on its headers. STREAMED request
- * bodies cannot be routed by content (the headers must be answered before the body is seen) and are refused.
+ * body, where header mutations take effect. A request without a body is routed on its headers, in every mode. A body
+ * the picker cannot see whole cannot be routed by its content, and is refused: STREAMED (the headers must be answered
+ * before the body is seen), BUFFERED_PARTIAL (a body over Envoy's buffer comes cut), NONE (the body is not sent).
+ * In observability mode Envoy ignores every answer, so the picker answers nothing and credits no load.
  *
  * <p>A stream's work runs in order through a {@link StreamWork}: on the transport thread that delivered each message,
  * except the decision, which runs on a virtual thread, since a policy may wait (for tokens from a pod, say) and it
@@ -59,6 +61,7 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
     private Map<String, String> headers = Map.of();
     private String path = "";
     private BodyBuffer body;
+    private boolean bodySeen; // a request_body message arrived: it is answered with the body, even an empty one
     private boolean routed;
     private boolean finished;
     private boolean closed; // this side of the gRPC stream is closed: nothing more may be sent
@@ -85,8 +88,10 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
     }
 
     private void handle(ProcessingRequest m) {
-        if (finished) {
-            return; // an immediate response was sent: Envoy ignores anything more, and so do we
+        if (finished || m.getObservabilityMode()) {
+            // Over (an immediate response was sent: Envoy ignores anything more), or only watched: Envoy routes
+            // without the picker and ignores its answers, so there is nothing to decide or credit.
+            return;
         }
         try {
             if (m.hasProtocolConfig()) {
@@ -106,13 +111,13 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
                 default -> {
                 }
             }
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             failed(e);
         }
     }
 
     /** A failure of the picker's own: the gateway is told (a 500 before the decision, a broken stream after it). */
-    private void failed(RuntimeException e) {
+    private void failed(Throwable e) {
         LOG.log(System.Logger.Level.WARNING, "ext_proc stream failed", e);
         if (dispatch == null) {
             refuse(OpenAiError.internal("The endpoint picker failed: " + e.getMessage()), null);
@@ -178,19 +183,24 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
         start = ctx.ticker().nanos();
         headers = EnvoyHeaders.read(h.getHeaders());
         path = RequestIntake.requestPath(headers);
-        if (h.getEndOfStream() || requestMode == BodySendMode.NONE) {
-            decide(new BodyBuffer(0, 0), false, null); // no body comes: route on the headers
+        if (h.getEndOfStream()) {
+            decide(new BodyBuffer(0, 0), false, null); // no body: route on the headers
             return;
         }
-        if (requestMode == BodySendMode.STREAMED) {
-            refuse(OpenAiError.internal("ext_proc request_body_mode STREAMED cannot be routed by its body: configure "
-                    + "FULL_DUPLEX_STREAMED (or BUFFERED)."), null);
+        if (requestMode != BodySendMode.FULL_DUPLEX_STREAMED && requestMode != BodySendMode.BUFFERED) {
+            refuse(OpenAiError.internal("ext_proc request_body_mode " + requestMode + " does not give the picker the "
+                    + "whole body, so it cannot route it by its content: configure FULL_DUPLEX_STREAMED (llm-d's "
+                    + "mode) or BUFFERED."), null);
             return;
-        }
-        if (buffered(requestMode)) {
-            out.onNext(Replies.requestHeadersUnchanged()); // Envoy sends the body only once the headers are answered
         }
         long declared = parseLong(headers.get("content-length"));
+        if (declared > ctx.maxBodyBytes()) {
+            refuse(OpenAiError.payloadTooLarge(ctx.maxBodyBytes()), null);
+            return;
+        }
+        if (requestMode == BodySendMode.BUFFERED) {
+            out.onNext(Replies.requestHeadersUnchanged()); // Envoy sends the body only once the headers are answered
+        }
         body = new BodyBuffer(declared, ctx.maxBodyBytes());
     }
 
@@ -202,13 +212,14 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
             refuse(OpenAiError.badRequest("Request body before request headers.", null), null);
             return;
         }
+        bodySeen = true;
         if (!body.append(b.getBody())) {
             refuse(OpenAiError.payloadTooLarge(ctx.maxBodyBytes()), null);
             return;
         }
         // BUFFERED sends the whole body in one message, trailers or not; FULL_DUPLEX ends it with end_of_stream or
         // with trailers.
-        if (b.getEndOfStream() || buffered(requestMode)) {
+        if (b.getEndOfStream() || requestMode == BodySendMode.BUFFERED) {
             decide(body, !b.getEndOfStream(), null);
         }
     }
@@ -238,7 +249,7 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
                 if (after != null) {
                     after.run();
                 }
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
                 failed(e);
             }
         });
@@ -284,13 +295,14 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
                 .collect(Collectors.joining(","));
         HeaderMutation mutation = mutation(destination, bytes.length);
         var metadata = EnvoyMetadata.destination(destination);
-        if (buffered(requestMode)) {
-            out.onNext(Replies.requestBodyRouted(mutation, metadata));
+        if (bodySeen && requestMode == BodySendMode.BUFFERED) {
+            out.onNext(Replies.requestBodyRouted(mutation, metadata)); // the headers were answered already
             return;
         }
         out.onNext(Replies.requestHeaders(mutation, metadata));
-        if (bytes.length > 0) {
-            // The array is never written again: Envoy can be handed slices of it as they are.
+        if (bodySeen) {
+            // Given back even when empty: Envoy ends the upstream request only at an end_of_stream. The array is
+            // never written again, so Envoy can be handed slices of it as they are.
             Replies.streamedBody(UnsafeByteOperations.unsafeWrap(bytes), true, !trailersFollow, out::onNext);
         }
     }
@@ -302,7 +314,7 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
     private HeaderMutation mutation(String destination, int bodyLength) {
         HeaderMutation.Builder m = HeaderMutation.newBuilder()
                 .addSetHeaders(EnvoyHeaders.set(GatewayHeaders.DESTINATION_ENDPOINT, destination));
-        if (bodyLength > 0 || headers.containsKey("content-length")) {
+        if (bodySeen) { // the picker holds the whole body it gives back: its length is the one Envoy forwards
             m.addSetHeaders(EnvoyHeaders.set("content-length", Integer.toString(bodyLength)));
         }
         Map<String, String> plugins = dispatch.cycle().upstreamHeaders();
@@ -395,10 +407,6 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
             ctx.metrics().requestEnded(request.model(), request.targetModel(), status,
                     (ctx.ticker().nanos() - start) / 1e9, u.promptTokens(), u.completionTokens(), u.cachedTokens());
         }
-    }
-
-    private static boolean buffered(BodySendMode mode) {
-        return mode == BodySendMode.BUFFERED || mode == BodySendMode.BUFFERED_PARTIAL;
     }
 
     private static long parseLong(String s) {

@@ -21,6 +21,11 @@ final class StreamWork {
     private boolean busy; // guarded by this: a task runs (inline or off-thread); later ones queue
     private Runnable offThread; // set by the running task only
 
+    /** Whether work is under way (for tests: what is submitted now would queue). */
+    synchronized boolean busy() {
+        return busy;
+    }
+
     /** @param mayWait threads that may block (virtual threads) */
     StreamWork(Executor mayWait) {
         this.mayWait = mayWait;
@@ -51,7 +56,7 @@ final class StreamWork {
         while (true) {
             try {
                 next.run();
-            } catch (RuntimeException e) { // a task handles its own failures; this keeps the stream's work going
+            } catch (RuntimeException | Error e) { // a task handles its own; this keeps the stream's work going
                 LOG.log(System.Logger.Level.WARNING, "ext_proc stream task failed", e);
             }
             Runnable rest = offThread;

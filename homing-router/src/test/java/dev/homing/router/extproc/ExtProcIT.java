@@ -250,6 +250,99 @@ class ExtProcIT {
     }
 
     @Test
+    void inBufferedModeARequestWithoutABodyIsAnsweredAtItsHeaders() {
+        Map<String, String> get = new java.util.LinkedHashMap<>();
+        get.put(":method", "GET");
+        get.put(":path", "/v1/models");
+        try (ExtProcCall s = ExtProcCall.open(channel)) {
+            s.send(EnvoyMessages.withModes(requestHeaders(get, true), BodySendMode.BUFFERED, BodySendMode.BUFFERED));
+            ProcessingResponse r = s.next();
+            assertThat(r.hasRequestHeaders()).as("a request_headers answer to request_headers").isTrue();
+            assertThat(setHeaders(r.getRequestHeaders().getResponse().getHeaderMutation()))
+                    .containsKey("x-gateway-destination-endpoint");
+        }
+    }
+
+    @Test
+    void anEmptyBodyEndedByAnEmptyChunkIsGivenBackEndingTheStream() {
+        try (ExtProcCall s = ExtProcCall.open(channel)) {
+            s.send(requestHeaders(post("/v1/responses/resp_x/cancel", -1), false));
+            s.send(requestBody(new byte[0], 0, 0, true));
+            Map<String, String> set = setHeaders(s.next().getRequestHeaders().getResponse().getHeaderMutation());
+            assertThat(set).containsEntry("content-length", "0").containsKey("x-gateway-destination-endpoint");
+            var piece = s.next().getRequestBody().getResponse().getBodyMutation().getStreamedResponse();
+            assertThat(piece.getBody().isEmpty()).isTrue();
+            assertThat(piece.getEndOfStream()).as("Envoy ends the upstream request here").isTrue();
+        }
+    }
+
+    @Test
+    void bodyModesThatHideTheWholeBodyAreRefusedAtTheHeaders() throws Exception {
+        for (BodySendMode mode : new BodySendMode[]{BodySendMode.NONE, BodySendMode.BUFFERED_PARTIAL,
+                BodySendMode.STREAMED}) {
+            try (ExtProcCall s = ExtProcCall.open(channel)) {
+                s.send(EnvoyMessages.withModes(requestHeaders(post("/v1/chat/completions", 40), false), mode,
+                        BodySendMode.NONE));
+                ProcessingResponse r = s.next();
+                assertThat(r.getImmediateResponse().getStatus().getCodeValue()).as(mode.name()).isEqualTo(500);
+                assertThat(JSON.readTree(r.getImmediateResponse().getBody().toByteArray()).path("error")
+                        .path("message").asText()).contains(mode.name()).contains("FULL_DUPLEX_STREAMED");
+            }
+        }
+    }
+
+    @Test
+    void aDeclaredLengthOverTheLimitIsA413BeforeAnyBody() {
+        try (ExtProcCall s = ExtProcCall.open(channel)) {
+            s.send(requestHeaders(post("/v1/chat/completions", (1 << 20) + 1), false));
+            assertThat(s.next().getImmediateResponse().getStatus().getCodeValue()).isEqualTo(413);
+        }
+    }
+
+    @Test
+    void responseTrailersEndTheResponseAndAreAnswered() {
+        try (ExtProcCall s = ExtProcCall.open(channel)) {
+            sendRequest(s, "/v1/chat/completions", chat("grpc-ish").getBytes(StandardCharsets.UTF_8), 1);
+            s.next();
+            s.bodyUntilEnd(true);
+            s.send(EnvoyMessages.responseHeaders(200, "application/json", false));
+            s.next();
+            s.send(EnvoyMessages.responseBody("{\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":1}}", false));
+            s.next();
+            assertThat(cluster.routerInFlight()).isEqualTo(1);
+            s.send(EnvoyMessages.responseTrailers());
+            assertThat(s.next().hasResponseTrailers()).isTrue();
+            await().atMost(Duration.ofSeconds(5)).until(() -> cluster.routerInFlight() == 0);
+        }
+    }
+
+    @Test
+    void aServedEndpointOutsideThePoolLeavesTheLoadWhereItWas() {
+        try (ExtProcCall s = ExtProcCall.open(channel)) {
+            sendRequest(s, "/v1/chat/completions", chat("served by a stranger").getBytes(StandardCharsets.UTF_8), 1);
+            String destination = setHeaders(s.next().getRequestHeaders().getResponse().getHeaderMutation())
+                    .get("x-gateway-destination-endpoint");
+            s.bodyUntilEnd(true);
+            s.send(EnvoyMessages.withServed(EnvoyMessages.responseHeaders(200, "text/event-stream", false),
+                    "10.9.9.9:8000"));
+            s.next();
+            assertThat(cluster.router().pool().snapshot().byAddress(destination).inFlightRequests()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void inObservabilityModeThePickerAnswersNothingAndCreditsNothing() {
+        byte[] body = chat("only watched").getBytes(StandardCharsets.UTF_8);
+        try (ExtProcCall s = ExtProcCall.open(channel)) {
+            s.send(requestHeaders(post("/v1/chat/completions", body.length), false).toBuilder()
+                    .setObservabilityMode(true).build());
+            s.send(requestBody(body, 0, body.length, true).toBuilder().setObservabilityMode(true).build());
+            assertThat(s.poll(300)).isNull();
+            assertThat(cluster.routerInFlight()).isZero();
+        }
+    }
+
+    @Test
     void aCancelledStreamReleasesItsLoad() {
         byte[] body = chat("cancel me").getBytes(StandardCharsets.UTF_8);
         try (ExtProcCall s = ExtProcCall.open(channel)) {

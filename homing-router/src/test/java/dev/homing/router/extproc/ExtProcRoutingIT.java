@@ -312,8 +312,9 @@ class ExtProcRoutingIT {
                     }
                 }
                 assertThat(stalled.poll(0)).as("the stalled stream is still waiting").isNull();
+                // The client goes away while its decision waits: once it is made, nothing of it stays credited.
+                stalled.cancel();
                 tokens.release.countDown();
-                assertThat(destination(stalled.next())).isNotNull();
             }
             await().atMost(Duration.ofSeconds(5)).until(() -> c.routerInFlight() == 0);
             ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);

@@ -67,6 +67,10 @@ class StreamWorkTest {
         assertThat(log).containsExactly("body", "decided@may-wait", "later 0@may-wait", "later 1@may-wait",
                 "later 2@may-wait");
         assertThat(overlaps).hasValue(0);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (work.busy() && System.nanoTime() < deadline) {
+            Thread.sleep(5); // the off-thread runner lets go once the queue is empty
+        }
 
         work.submit(() -> log.add("after@" + Thread.currentThread().getName()));
         assertThat(log.getLast()).isEqualTo("after@" + Thread.currentThread().getName());

@@ -41,6 +41,8 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
     private final CycleKey<Hashed> hashes = CycleKey.of("approx-prefix-hashes", Hashed.class);
     /** Leading blocks each endpoint held at the decision, by snapshot index: what a reroute leaves the pick. */
     private final CycleKey<int[]> matches = CycleKey.of("approx-prefix-matched", int[].class);
+    /** The stamp of the pick's record, which a reroute forgets. */
+    private final CycleKey<Integer> recorded = CycleKey.of("approx-prefix-recorded", Integer.class);
     private final boolean autoTune;
     private final int configuredBlockSizeTokens;
     private final int maxBlocks;
@@ -150,7 +152,7 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
         if (h == null || h.hashes().length == 0) {
             return;
         }
-        record(result.target(), h);
+        cycle.put(recorded, record(result.target(), h));
         EndpointState prefill = result.prefillTarget();
         if (prefill != null) {
             record(prefill, h);
@@ -159,7 +161,8 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
 
     /**
      * The gateway served the request elsewhere: the blocks the pick did not hold before are no longer guessed to be
-     * there (those it held stay: they were there before this request), and the endpoint that served holds them all.
+     * there (those it held stay: they were there before this request; and so do those a later request recorded for it
+     * since), and the endpoint that served holds them all.
      */
     @Override
     public void rerouted(Cycle cycle, EndpointState picked, EndpointState served) {
@@ -169,18 +172,21 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
         }
         int[] matched = cycle.get(matches);
         int held = matched == null || picked.index() >= matched.length ? 0 : matched[picked.index()];
-        index.forget(picked.name(), h.hashes(), held);
+        Integer stamp = cycle.get(recorded);
+        if (stamp != null) {
+            index.forget(picked.name(), h.hashes(), held, stamp);
+        }
         record(served, h);
     }
 
-    private void record(EndpointState target, Hashed h) {
+    private int record(EndpointState target, Hashed h) {
         long capacity = lruCapacityPerServer;
         long blocks = target.metrics().numGpuBlocks();
         int engineBlock = target.metrics().blockSize();
         if (autoTune && blocks > 0 && engineBlock > 0) {
             capacity = Math.max(1, blocks * engineBlock / h.blockSizeTokens());
         }
-        index.record(target.name(), h.hashes(), capacity);
+        return index.record(target.name(), h.hashes(), capacity);
     }
 
     /** Blocks of the best match over blocks queried, since start: llm-d's {@code prefix_indexer_hit_ratio}. */

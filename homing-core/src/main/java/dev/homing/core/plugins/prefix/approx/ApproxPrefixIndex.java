@@ -25,6 +25,7 @@ public final class ApproxPrefixIndex {
     private final Entry global = Entry.sentinel();
     private long size;
     private long matchEpoch;
+    private int records; // stamps each record, so that forgetting one leaves what later records touched
 
     public ApproxPrefixIndex(long maxEntries) {
         if (maxEntries <= 0) {
@@ -51,6 +52,7 @@ public final class ApproxPrefixIndex {
     private static final class Entry {
         final long hash;
         final Holder holder;
+        int stamp; // the record that touched it last
         Entry sameHashNext;
         Entry podPrev = this;
         Entry podNext = this;
@@ -71,17 +73,19 @@ public final class ApproxPrefixIndex {
      * Records that {@code endpoint} was sent these blocks.
      *
      * @param capacity the most blocks to keep for this endpoint
+     * @return this record's stamp, which {@link #forget} takes
      */
-    public void record(String endpoint, long[] hashes, long capacity) {
+    public int record(String endpoint, long[] hashes, long capacity) {
         if (hashes.length == 0) {
-            return;
+            return 0;
         }
         lock.lock();
         try {
+            int stamp = ++records;
             Holder h = holders.computeIfAbsent(endpoint, Holder::new);
             h.capacity = Math.max(1, capacity);
             for (int i = hashes.length - 1; i >= 0; i--) {
-                touch(h, hashes[i]);
+                touch(h, hashes[i], stamp);
             }
             while (h.count > h.capacity) {
                 remove(h.lru.podNext);
@@ -89,6 +93,7 @@ public final class ApproxPrefixIndex {
             while (size > maxEntries) {
                 remove(global.globalNext);
             }
+            return stamp;
         } finally {
             lock.unlock();
         }
@@ -138,10 +143,10 @@ public final class ApproxPrefixIndex {
     }
 
     /**
-     * Forgets that {@code endpoint} was sent the blocks {@code hashes[from..]}: a request recorded for it was served
-     * elsewhere.
+     * Forgets that {@code endpoint} was sent the blocks {@code hashes[from..]} by the record {@code stamp}: that
+     * request was served elsewhere. A block a later record touched again stays: another request put it there.
      */
-    public void forget(String endpoint, long[] hashes, int from) {
+    public void forget(String endpoint, long[] hashes, int from, int stamp) {
         lock.lock();
         try {
             Holder h = holders.get(endpoint);
@@ -151,7 +156,9 @@ public final class ApproxPrefixIndex {
             for (int i = Math.max(0, from); i < hashes.length; i++) {
                 for (Entry e = byHash.get(hashes[i]); e != null; e = e.sameHashNext) {
                     if (e.holder == h) {
-                        remove(e);
+                        if (e.stamp == stamp) {
+                            remove(e);
+                        }
                         break;
                     }
                 }
@@ -197,10 +204,11 @@ public final class ApproxPrefixIndex {
         }
     }
 
-    private void touch(Holder h, long hash) {
+    private void touch(Holder h, long hash, int stamp) {
         Entry head = byHash.get(hash);
         for (Entry e = head; e != null; e = e.sameHashNext) {
             if (e.holder == h) {
+                e.stamp = stamp;
                 unlinkPod(e);
                 unlinkGlobal(e);
                 linkNewest(e);
@@ -208,6 +216,7 @@ public final class ApproxPrefixIndex {
             }
         }
         Entry e = new Entry(hash, h);
+        e.stamp = stamp;
         e.sameHashNext = head;
         byHash.put(hash, e);
         linkNewest(e);
