@@ -14,10 +14,13 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code homing up --ext-proc}: clients talk to a stand-in for Envoy, which asks the router's ext_proc picker (TLS,
@@ -72,6 +75,44 @@ class LocalGatewayIT {
             assertThat(unknown.statusCode()).isEqualTo(404);
             assertThat(JSON.readTree(unknown.body()).path("error").path("message").asText()).contains("nope");
 
+            await().atMost(Duration.ofSeconds(10)).until(() -> c.router().pool().snapshot().endpoints().stream()
+                    .allMatch(e -> e.inFlightRequests() == 0));
+        }
+    }
+
+    @Test
+    void whenTheFirstEndpointOfTheListIsDownTheNextServesAndThePickerIsToldSo(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("two-targets.yaml");
+        Files.writeString(config, """
+                apiVersion: llm-d.ai/v1alpha1
+                kind: EndpointPickerConfig
+                plugins:
+                - type: no-hit-lru-scorer
+                - type: max-score-picker
+                  parameters:
+                    maxNumOfEndpoints: 2
+                schedulingProfiles:
+                - name: default
+                  plugins:
+                  - pluginRef: no-hit-lru-scorer
+                  - pluginRef: max-score-picker
+                """);
+        LocalCluster.Options options = new LocalCluster.Options(2, MODEL, Preset.byName("cpu-qwen2.5-0.5b"),
+                "127.0.0.1", 0, 0, 0, 12, config, false, null).withExtProc(new LocalCluster.ExtProc(0, 0, true));
+        try (LocalCluster c = LocalCluster.start(options);
+             HttpClient http = HttpClient.newHttpClient()) {
+            LocalCluster.Pod dead = c.pods().get(0);
+            LocalCluster.Pod alive = c.pods().get(1);
+            dead.server().close(); // its port now refuses connections; the picker does not know yet
+            for (int i = 0; i < 6; i++) { // the newcomer spreader puts the dead pod first every other time
+                HttpResponse<String> r = http.send(post(c, "/v1/completions", "{\"model\":\"" + MODEL
+                        + "\",\"prompt\":\"Newcomer number " + i + "\",\"max_tokens\":3}"),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(r.statusCode()).isEqualTo(200);
+                assertThat(r.headers().firstValue("x-gateway-destination-endpoint")).contains(alive.address());
+                // x-homing-pod is the picker's own answer: it has moved the request to the pod that served
+                assertThat(r.headers().firstValue("x-homing-pod")).contains(alive.name());
+            }
             await().atMost(Duration.ofSeconds(10)).until(() -> c.router().pool().snapshot().endpoints().stream()
                     .allMatch(e -> e.inFlightRequests() == 0));
         }
