@@ -36,7 +36,8 @@ final class ServeCommand implements Callable<Integer> {
         java.nio.file.Path file;
     }
 
-    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address the API binds (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--host", defaultValue = "127.0.0.1",
+            description = "Address the API and the gRPC ports (ext_proc, health) bind (default: ${DEFAULT-VALUE}).")
     String host;
 
     @Option(names = "--port", defaultValue = "8000", description = "OpenAI-compatible API port (default: ${DEFAULT-VALUE}).")
