@@ -28,7 +28,7 @@ class UpstreamConfigsTest {
 
     private static final String LEGACY = ": apiVersion inference.networking.x-k8s.io/v1alpha1 is deprecated; use "
             + "llm-d.ai/v1alpha1";
-    private static final String IGNORED = ": unknown, ignored (llm-d ignores parameters it does not know); known here: ";
+    private static final String IGNORED = ": unknown, ignored (no parameter has this name, in any case; llm-d ignores it too); known here: ";
     private static final String KV_BLOCK_INDEX_KEYS = "costAwareMemoryConfig, enableMetrics, inMemoryConfig, "
             + "maxPrefixTokensToMatch, metricsLoggingInterval, redisConfig, valkeyConfig";
 
