@@ -138,6 +138,19 @@ class ConfigWarningsTest {
     }
 
     @Test
+    void aQuotedIntegerIsRefusedAtItsLineAsGoRefusesAStringForAnInt() {
+        assertThatThrownBy(() -> resolve(HEAD + """
+                plugins:
+                - type: precise-prefix-cache-producer
+                  parameters:
+                    kvEventsConfig:
+                      concurrency: "4"
+                """)).isInstanceOf(ConfigException.class).hasMessage("test.yaml:7: plugin "
+                + "'precise-prefix-cache-producer' (precise-prefix-cache-producer): parameter 'kvEventsConfig': "
+                + "parameter 'concurrency' must be an integer, got '4' (a string: write the number without quotes)");
+    }
+
+    @Test
     void anUnknownPluginTypeStillStopsTheFileAtItsLineWhateverElseIsOnlyWarned() {
         assertThatThrownBy(() -> resolve(HEAD + """
                 plugins:

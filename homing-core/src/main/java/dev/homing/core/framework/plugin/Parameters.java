@@ -99,10 +99,14 @@ public final class Parameters {
         if (v == null) {
             return defaultValue;
         }
-        if (!v.isIntegralNumber() && !(v.isTextual() && v.asText().matches("-?\\d+"))) {
-            throw new PluginConfigException("parameter '" + spelling(key) + "' must be an integer, got " + describe(v));
+        if (!v.isIntegralNumber()) { // a quoted "5" is a string, which Go's JSON decoding refuses for an int
+            throw new PluginConfigException("parameter '" + spelling(key) + "' must be an integer, got " + describe(v)
+                    + (v.isTextual() ? " (a string: write the number without quotes)" : ""));
         }
-        return v.isTextual() ? Long.parseLong(v.asText()) : v.longValue();
+        if (!v.canConvertToLong()) {
+            throw new PluginConfigException("parameter '" + spelling(key) + "' is out of range: " + v);
+        }
+        return v.longValue();
     }
 
     public double number(String key, double defaultValue) {
@@ -132,7 +136,7 @@ public final class Parameters {
         if (v == null) {
             return defaultValue;
         }
-        if (!v.isValueNode() || v.isBoolean()) {
+        if (!v.isTextual()) { // Go's JSON decoding refuses a number or a boolean for a string field
             throw new PluginConfigException("parameter '" + spelling(key) + "' must be a string, got " + describe(v));
         }
         return v.asText();
@@ -163,6 +167,10 @@ public final class Parameters {
             throw new PluginConfigException("parameter '" + spelling(key) + "' must be a list of strings, got " + describe(v));
         }
         for (JsonNode e : v) {
+            if (!e.isTextual()) {
+                throw new PluginConfigException("parameter '" + spelling(key) + "' must be a list of strings, got "
+                        + describe(v));
+            }
             out.add(e.asText());
         }
         return out;

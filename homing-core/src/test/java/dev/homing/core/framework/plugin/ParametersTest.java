@@ -68,10 +68,35 @@ class ParametersTest {
                 .isEqualTo("IndexerConfig.KvBlockIndexConfig.colour");
 
         Parameters bad = params("{'Engines': [{'Name': 7}], 'LruSize': 'many'}");
-        assertThatThrownBy(() -> bad.integer("lruSize", 1)).hasMessage("parameter 'LruSize' must be an integer, got "
-                + "'many'");
+        assertThatThrownBy(() -> bad.integer("lruSize", 1)).hasMessageStartingWith("parameter 'LruSize' must be an "
+                + "integer, got 'many'");
         assertThatThrownBy(() -> NestedParameters.list(bad, "engines", e -> e.bool("name", false)))
                 .hasMessage("parameter 'Engines[0]': parameter 'Name' must be true or false, got 7");
+    }
+
+    @Test
+    void aQuotedIntegerIsAStringAndRefusedAsGoRefusesItForAnIntField() {
+        assertThatThrownBy(() -> params("{'lruSize': '5'}").integer("lruSize", 1))
+                .isInstanceOf(PluginConfigException.class)
+                .hasMessage("parameter 'lruSize' must be an integer, got '5' (a string: write the number without quotes)");
+        assertThatThrownBy(() -> params("{'maxIndexedBlocks': '-7'}").longValue("maxIndexedBlocks", 1))
+                .hasMessageStartingWith("parameter 'maxIndexedBlocks' must be an integer, got '-7'");
+        assertThatThrownBy(() -> params("{'n': 2.5}").integer("n", 1)).hasMessage("parameter 'n' must be an integer, "
+                + "got 2.5");
+        assertThatThrownBy(() -> params("{'n': 99999999999999999999}").longValue("n", 1))
+                .hasMessageStartingWith("parameter 'n' is out of range");
+        assertThat(params("{'n': 5}").integer("n", 1)).isEqualTo(5);
+    }
+
+    @Test
+    void aNumberOrABooleanIsNoStringAsGoRefusesThemForAStringField() {
+        assertThatThrownBy(() -> params("{'hashSeed': 42}").string("hashSeed", null))
+                .hasMessage("parameter 'hashSeed' must be a string, got 42");
+        assertThatThrownBy(() -> params("{'label': true}").string("label", null))
+                .hasMessage("parameter 'label' must be a string, got true");
+        assertThatThrownBy(() -> params("{'values': ['a', 1]}").strings("values"))
+                .hasMessageStartingWith("parameter 'values' must be a list of strings");
+        assertThat(params("{'hashSeed': '42'}").string("hashSeed", null)).isEqualTo("42");
     }
 
     @Test
