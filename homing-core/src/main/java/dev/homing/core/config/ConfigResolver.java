@@ -34,7 +34,8 @@ import java.util.regex.Pattern;
  * profile without one, its default saturation detector; and the companion each plugin's type pairs it with (a prefix
  * scorer's producer) when nothing declares it. What those defaults and pairings are is each plugin type's own
  * ({@link dev.homing.core.framework.plugin.PluginType}); this class knows no plugin. The profiles are built by
- * {@link SchedulingProfiles}.
+ * {@link SchedulingProfiles}. Every error and warning names the file and, but for one about the file as a whole, the
+ * line.
  */
 public final class ConfigResolver {
 
@@ -82,12 +83,13 @@ public final class ConfigResolver {
 
         ResolvedConfig run() throws ConfigException {
             if (config.apiVersion().equals(EndpointPickerConfig.LEGACY_API_VERSION)) {
-                warnings.add(src + ": apiVersion " + EndpointPickerConfig.LEGACY_API_VERSION + " is deprecated; use "
-                        + EndpointPickerConfig.API_VERSION);
+                warnings.add(ConfigException.location(src, config.apiVersionLine()) + ": apiVersion "
+                        + EndpointPickerConfig.LEGACY_API_VERSION + " is deprecated; use " + EndpointPickerConfig.API_VERSION);
             }
-            for (String gate : config.featureGates()) {
-                if (!KNOWN_GATES.contains(gate)) {
-                    warnings.add(src + ": unknown feature gate '" + gate + "' ignored");
+            for (EndpointPickerConfig.FeatureGate gate : config.featureGates()) {
+                if (!KNOWN_GATES.contains(gate.name())) {
+                    warnings.add(ConfigException.location(src, gate.line()) + ": unknown feature gate '" + gate.name()
+                            + "' ignored");
                 }
             }
             checkCompanions(createPlugins());
@@ -215,7 +217,7 @@ public final class ConfigResolver {
             List<ProfileHandler> handlers = plugins.values().stream().filter(ProfileHandler.class::isInstance)
                     .map(ProfileHandler.class::cast).toList();
             if (handlers.size() > 1) {
-                throw new ConfigException(src, 0, "more than one profile handler: "
+                throw new ConfigException(src, config.line(handlers.get(1).name()), "more than one profile handler: "
                         + String.join(", ", handlers.stream().map(Plugin::name).toList()));
             }
             if (handlers.size() == 1) {
@@ -252,13 +254,14 @@ public final class ConfigResolver {
                 if (byDefault.isPresent()) {
                     String name = byDefault.get();
                     if (plugins.containsKey(name) && !(plugins.get(name) instanceof SaturationDetector)) {
-                        throw new ConfigException(src, 0, "'" + name + "' is the saturation detector when"
+                        throw new ConfigException(src, config.line(name), "'" + name + "' is the saturation detector when"
                                 + " saturationDetector names none, but that plugin is not one; detectors: "
                                 + names(SaturationDetector.class));
                     }
                     for (Plugin p : plugins.values()) {
                         if (p instanceof SaturationDetector && !p.name().equals(name)) {
-                            warnings.add(src + ": '" + p.name() + "' is a saturation detector, but saturationDetector"
+                            warnings.add(ConfigException.location(src, config.line(p.name())) + ": '" + p.name()
+                                    + "' is a saturation detector, but saturationDetector"
                                     + " names none, so the detector is '" + name + "' (as in llm-d); name '" + p.name()
                                     + "' in saturationDetector.pluginRef to use it");
                         }

@@ -50,7 +50,7 @@ final class SchedulingProfiles {
             List<PluginRefSpec> all = new ArrayList<>();
             for (Map.Entry<String, Plugin> e : plugins.entrySet()) {
                 if (e.getValue() instanceof Filter || e.getValue() instanceof Scorer || e.getValue() instanceof Picker) {
-                    all.add(new PluginRefSpec(e.getKey(), null, 0));
+                    all.add(new PluginRefSpec(e.getKey(), null, config.line(e.getKey())));
                 }
             }
             specs = List.of(new ProfileSpec("default", all, 0));

@@ -244,7 +244,56 @@ class ConfigWarningsTest {
                 """);
         assertThat(r.saturationDetector()).isEqualTo("utilization-detector");
         assertThat(r.autoAdded()).contains("utilization-detector");
-        assertThat(r.warnings()).singleElement().asString().startsWith("test.yaml: 'concurrency-detector' is a "
+        assertThat(r.warnings()).singleElement().asString().startsWith("test.yaml:5: 'concurrency-detector' is a "
                 + "saturation detector, but saturationDetector names none");
+    }
+
+    @Test
+    void aPluginNamedAfterTheDefaultDetectorThatIsNoDetectorIsRefusedAtItsLine() {
+        assertThatThrownBy(() -> resolve(HEAD + """
+                plugins:
+                - type: queue-scorer
+                - name: utilization-detector
+                  type: kv-cache-utilization-scorer
+                """)).isInstanceOf(ConfigException.class).hasMessageStartingWith("test.yaml:5: 'utilization-detector' "
+                + "is the saturation detector when saturationDetector names none, but that plugin is not one");
+    }
+
+    @Test
+    void theDeprecatedApiVersionAndAnUnknownFeatureGateAreWarnedAtTheirLines() throws Exception {
+        ResolvedConfig r = resolve("""
+                # a comment
+                apiVersion: inference.networking.x-k8s.io/v1alpha1
+                kind: EndpointPickerConfig
+                featureGates:
+                - flowControl
+                - warpDrive
+                plugins:
+                - type: queue-scorer
+                """);
+        assertThat(r.warnings()).containsExactly("test.yaml:2: apiVersion inference.networking.x-k8s.io/v1alpha1 is "
+                + "deprecated; use llm-d.ai/v1alpha1", "test.yaml:6: unknown feature gate 'warpDrive' ignored");
+    }
+
+    @Test
+    void twoProfileHandlersAreRefusedAtTheSecondOnesLine() {
+        assertThatThrownBy(() -> resolve(HEAD + """
+                plugins:
+                - type: queue-scorer
+                - type: single-profile-handler
+                - type: disagg-profile-handler
+                """)).isInstanceOf(ConfigException.class).hasMessage("test.yaml:6: more than one profile handler: "
+                + "single-profile-handler, disagg-profile-handler");
+    }
+
+    @Test
+    void withoutProfilesTwoPickersInTheDefaultProfileAreRefusedAtTheSecondOnesLine() {
+        assertThatThrownBy(() -> resolve(HEAD + """
+                plugins:
+                - type: queue-scorer
+                - type: max-score-picker
+                - type: random-picker
+                """)).isInstanceOf(ConfigException.class).hasMessage("test.yaml:6: profile 'default' has two "
+                + "pickers: 'max-score-picker' and 'random-picker'");
     }
 }
