@@ -1,8 +1,8 @@
 package dev.homing.cli;
 
+import dev.homing.core.config.BuiltInConfig;
 import dev.homing.core.config.ConfigParser;
 import dev.homing.core.config.ConfigResolver;
-import dev.homing.core.config.DefaultConfig;
 import dev.homing.core.config.ResolvedConfig;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.framework.plugin.PluginContext;
@@ -54,19 +54,25 @@ final class ConfigCommand implements Runnable {
         }
     }
 
-    /** {@code homing config default [--pd]}. */
+    /** {@code homing config default [--pd]}: the file on standard output, its warnings on standard error. */
     @Command(name = "default", mixinStandardHelpOptions = true,
-            description = "Print the config Homing runs when given none; a starting point for your own.")
+            description = "Print the config Homing runs when given none; a starting point for your own. Its warnings, "
+                    + "if any, go to standard error.")
     static final class Default implements Callable<Integer> {
 
         @picocli.CommandLine.Option(names = "--pd",
-                description = "Print the P/D config instead (llm-d's pd-epp-config.yaml, what `homing up --pd` "
-                        + "runs), for `homing serve --config` in front of labelled prefill and decode endpoints.")
+                description = "Print the P/D config instead (llm-d's pd-epp-config.yaml unchanged, what `homing up "
+                        + "--pd` runs), for `homing serve --config` in front of labelled prefill and decode endpoints.")
         boolean pd;
 
         @Override
         public Integer call() {
-            System.out.print(pd ? DefaultConfig.pdText() : DefaultConfig.text());
+            BuiltInConfig config = pd ? BuiltInConfig.PD : BuiltInConfig.DEFAULT;
+            System.out.print(config.text());
+            for (String w : config.resolve(BuiltIns.registry(), new PluginContext(SystemTicker.INSTANCE,
+                    new SplittableRandom(0), new EndpointPool())).warnings()) {
+                System.err.println("warning: " + w);
+            }
             return 0;
         }
     }

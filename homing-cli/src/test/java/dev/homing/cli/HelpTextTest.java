@@ -31,6 +31,12 @@ class HelpTextTest {
         assertThat(pd.exit()).isZero();
         assertThat(pd.out()).contains("type: disagg-profile-handler").contains("prefill: prefix-based-pd-decider")
                 .contains("pluginRef: prefill-filter").contains("pluginRef: decode-filter");
-        assertThat(CliRun.of("config", "default").out()).doesNotContain("disagg-profile-handler");
+        // llm-d's file unchanged, so its deprecated apiVersion is warned about, on standard error: `> pd.yaml` stays clean
+        assertThat(pd.out()).isEqualTo(dev.homing.core.config.BuiltInConfig.PD.text());
+        assertThat(pd.err()).isEqualTo("warning: homing-pd.yaml:2: apiVersion inference.networking.x-k8s.io/v1alpha1 "
+                + "is deprecated; use llm-d.ai/v1alpha1" + System.lineSeparator());
+        CliRun plain = CliRun.of("config", "default");
+        assertThat(plain.out()).doesNotContain("disagg-profile-handler");
+        assertThat(plain.err()).isEmpty();
     }
 }

@@ -39,9 +39,19 @@ public final class ConfigParser {
             throw new ConfigException(source, top.line("kind"), "unsupported kind '" + kind + "'; expected "
                     + EndpointPickerConfig.KIND);
         }
-        return new EndpointPickerConfig(source, apiVersion, kind, top.strings("featureGates"), plugins(source, top),
-                profiles(source, top), top.pluginRef("saturationDetector"), dataLayer(source, top),
+        return new EndpointPickerConfig(source, apiVersion, top.line("apiVersion"), kind, featureGates(top),
+                plugins(source, top), profiles(source, top), top.pluginRef("saturationDetector"), dataLayer(source, top),
                 flowControl(source, top), top.pluginRef("parser"));
+    }
+
+    private static List<EndpointPickerConfig.FeatureGate> featureGates(MappingReader top) throws ConfigException {
+        List<String> names = top.strings("featureGates");
+        List<ConfigNode> items = top.list("featureGates");
+        List<EndpointPickerConfig.FeatureGate> out = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            out.add(new EndpointPickerConfig.FeatureGate(names.get(i), items.get(i).line()));
+        }
+        return out;
     }
 
     private static List<PluginSpec> plugins(String source, MappingReader top) throws ConfigException {

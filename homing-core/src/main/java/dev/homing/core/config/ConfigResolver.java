@@ -14,12 +14,8 @@ import dev.homing.core.framework.plugin.PluginContext;
 import dev.homing.core.framework.plugin.PluginRegistry;
 import dev.homing.core.framework.plugin.ReferencesPlugins;
 import dev.homing.core.framework.requestcontrol.SaturationDetector;
-import dev.homing.core.framework.scheduling.Filter;
-import dev.homing.core.framework.scheduling.Picker;
 import dev.homing.core.framework.scheduling.ProfileHandler;
 import dev.homing.core.framework.scheduling.SchedulerProfile;
-import dev.homing.core.framework.scheduling.Scorer;
-import dev.homing.core.framework.scheduling.WeightedScorer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -37,7 +33,9 @@ import java.util.regex.Pattern;
  * without one; the registry's default picker for a profile without one, its default profile handler for a single
  * profile without one, its default saturation detector; and the companion each plugin's type pairs it with (a prefix
  * scorer's producer) when nothing declares it. What those defaults and pairings are is each plugin type's own
- * ({@link dev.homing.core.framework.plugin.PluginType}); this class knows no plugin.
+ * ({@link dev.homing.core.framework.plugin.PluginType}); this class knows no plugin. The profiles are built by
+ * {@link SchedulingProfiles}. Every error and warning names the file and, but for one about the file as a whole, the
+ * line.
  */
 public final class ConfigResolver {
 
@@ -85,18 +83,20 @@ public final class ConfigResolver {
 
         ResolvedConfig run() throws ConfigException {
             if (config.apiVersion().equals(EndpointPickerConfig.LEGACY_API_VERSION)) {
-                warnings.add(src + ": apiVersion " + EndpointPickerConfig.LEGACY_API_VERSION + " is deprecated; use "
-                        + EndpointPickerConfig.API_VERSION);
+                warnings.add(ConfigException.location(src, config.apiVersionLine()) + ": apiVersion "
+                        + EndpointPickerConfig.LEGACY_API_VERSION + " is deprecated; use " + EndpointPickerConfig.API_VERSION);
             }
-            for (String gate : config.featureGates()) {
-                if (!KNOWN_GATES.contains(gate)) {
-                    warnings.add(src + ": unknown feature gate '" + gate + "' ignored");
+            for (EndpointPickerConfig.FeatureGate gate : config.featureGates()) {
+                if (!KNOWN_GATES.contains(gate.name())) {
+                    warnings.add(ConfigException.location(src, gate.line()) + ": unknown feature gate '" + gate.name()
+                            + "' ignored");
                 }
             }
             checkCompanions(createPlugins());
             resolveReferences();
             List<ResolvedConfig.Profile> described = new ArrayList<>();
-            List<SchedulerProfile> profiles = profiles(described);
+            List<SchedulerProfile> profiles = new SchedulingProfiles(config, registry, plugins, warnings,
+                    this::addDefault).build(described);
             ProfileHandler handler = handler(profiles.size());
             String detector = checkReferences();
             RoutingPolicy policy = PolicyAssembler.assemble(handler, profiles, plugins.values());
@@ -206,93 +206,6 @@ public final class ConfigResolver {
             }
         }
 
-        private List<SchedulerProfile> profiles(List<ResolvedConfig.Profile> described) throws ConfigException {
-            List<ProfileSpec> specs = config.schedulingProfiles();
-            if (specs.isEmpty()) {
-                List<PluginRefSpec> all = new ArrayList<>();
-                for (Map.Entry<String, Plugin> e : plugins.entrySet()) {
-                    if (e.getValue() instanceof Filter || e.getValue() instanceof Scorer || e.getValue() instanceof Picker) {
-                        all.add(new PluginRefSpec(e.getKey(), null, 0));
-                    }
-                }
-                specs = List.of(new ProfileSpec("default", all, 0));
-            }
-            List<SchedulerProfile> out = new ArrayList<>();
-            Set<String> names = new java.util.HashSet<>();
-            for (ProfileSpec ps : specs) {
-                if (!names.add(ps.name())) {
-                    throw new ConfigException(src, ps.line(), "two scheduling profiles are named '" + ps.name() + "'");
-                }
-                out.add(profile(ps, described));
-            }
-            return out;
-        }
-
-        private SchedulerProfile profile(ProfileSpec ps, List<ResolvedConfig.Profile> described) throws ConfigException {
-            List<Filter> filters = new ArrayList<>();
-            List<WeightedScorer> scorers = new ArrayList<>();
-            List<ResolvedConfig.Weighted> weights = new ArrayList<>();
-            List<String> others = new ArrayList<>();
-            Picker picker = null;
-            for (PluginRefSpec ref : ps.plugins()) {
-                Plugin p = plugins.get(ref.pluginRef());
-                if (p == null) {
-                    throw new ConfigException(src, ref.line(), "profile '" + ps.name() + "' refers to '" + ref.pluginRef()
-                            + "', which is not a plugin; plugins: " + String.join(", ", plugins.keySet()));
-                }
-                if (ref.weight() != null && !(p instanceof Scorer)) {
-                    throw new ConfigException(src, ref.line(), "profile '" + ps.name() + "': '" + ref.pluginRef()
-                            + "' is not a scorer, so it takes no weight");
-                }
-                if (p instanceof Picker pk) {
-                    if (picker != null) {
-                        throw new ConfigException(src, ref.line(), "profile '" + ps.name() + "' has two pickers: '"
-                                + picker.name() + "' and '" + pk.name() + "'");
-                    }
-                    picker = pk;
-                }
-                if (p instanceof Filter f) {
-                    filters.add(f);
-                }
-                if (p instanceof Scorer s) {
-                    double w = ref.weight() == null ? 1.0 : ref.weight();
-                    if (!(w >= 0) || Double.isInfinite(w)) {
-                        throw new ConfigException(src, ref.line(), "profile '" + ps.name() + "': weight of '"
-                                + ref.pluginRef() + "' must be a finite number >= 0, got " + ref.weight());
-                    }
-                    scorers.add(new WeightedScorer(s, w));
-                    weights.add(new ResolvedConfig.Weighted(s.name(), s.type(), w));
-                }
-                if (!(p instanceof Picker || p instanceof Filter || p instanceof Scorer)) {
-                    others.add(p.name());
-                }
-            }
-            if (picker == null) {
-                picker = defaultPicker(ps);
-            }
-            described.add(new ResolvedConfig.Profile(ps.name(), filters.stream().map(Plugin::name).toList(), weights,
-                    picker.name(), others));
-            return new SchedulerProfile(ps.name(), filters, scorers, picker);
-        }
-
-        /**
-         * llm-d gives a profile without a picker one the file declares (whichever its map yields first), its default
-         * only when none is; Homing takes the default type if declared, else the first declared, and says so.
-         */
-        private Picker defaultPicker(ProfileSpec ps) throws ConfigException {
-            String type = registry.defaultFor(Picker.class).orElseThrow(() -> new ConfigException(src, ps.line(),
-                    "profile '" + ps.name() + "' names no picker, and there is no default one"));
-            List<Picker> declared = plugins.values().stream().filter(Picker.class::isInstance).map(Picker.class::cast)
-                    .toList();
-            Picker chosen = plugins.get(type) instanceof Picker p ? p : declared.isEmpty() ? null : declared.get(0);
-            if (declared.size() > 1) {
-                warnings.add(ConfigException.location(src, ps.line()) + ": profile '" + ps.name() + "' names no picker"
-                        + " and several are declared (" + names(Picker.class) + "); llm-d takes any of them, Homing '"
-                        + chosen.name() + "'");
-            }
-            return chosen != null ? chosen : (Picker) addDefault(type);
-        }
-
         /** Adds a plugin of a default type, named after it, with its default parameters. */
         private Plugin addDefault(String type) throws ConfigException {
             add(new PluginSpec(type, type, null, 0), JsonNodeFactory.instance.objectNode());
@@ -304,7 +217,7 @@ public final class ConfigResolver {
             List<ProfileHandler> handlers = plugins.values().stream().filter(ProfileHandler.class::isInstance)
                     .map(ProfileHandler.class::cast).toList();
             if (handlers.size() > 1) {
-                throw new ConfigException(src, 0, "more than one profile handler: "
+                throw new ConfigException(src, config.line(handlers.get(1).name()), "more than one profile handler: "
                         + String.join(", ", handlers.stream().map(Plugin::name).toList()));
             }
             if (handlers.size() == 1) {
@@ -341,13 +254,14 @@ public final class ConfigResolver {
                 if (byDefault.isPresent()) {
                     String name = byDefault.get();
                     if (plugins.containsKey(name) && !(plugins.get(name) instanceof SaturationDetector)) {
-                        throw new ConfigException(src, 0, "'" + name + "' is the saturation detector when"
+                        throw new ConfigException(src, config.line(name), "'" + name + "' is the saturation detector when"
                                 + " saturationDetector names none, but that plugin is not one; detectors: "
                                 + names(SaturationDetector.class));
                     }
                     for (Plugin p : plugins.values()) {
                         if (p instanceof SaturationDetector && !p.name().equals(name)) {
-                            warnings.add(src + ": '" + p.name() + "' is a saturation detector, but saturationDetector"
+                            warnings.add(ConfigException.location(src, config.line(p.name())) + ": '" + p.name()
+                                    + "' is a saturation detector, but saturationDetector"
                                     + " names none, so the detector is '" + name + "' (as in llm-d); name '" + p.name()
                                     + "' in saturationDetector.pluginRef to use it");
                         }
@@ -380,8 +294,7 @@ public final class ConfigResolver {
         }
 
         private String names(Class<?> type) {
-            List<String> n = plugins.entrySet().stream().filter(e -> type.isInstance(e.getValue())).map(Map.Entry::getKey).toList();
-            return n.isEmpty() ? "(none)" : String.join(", ", n);
+            return ConfigResolver.names(plugins, type);
         }
 
         /** The line of the parameter an error names ({@code parameter 'a': parameter 'b': ...}), else the plugin's. */
@@ -389,6 +302,13 @@ public final class ConfigResolver {
             String path = PARAMETER.matcher(message).results().map(m -> m.group(1)).collect(Collectors.joining("."));
             return ParameterWarnings.line(spec.parameters(), path, spec.line());
         }
+    }
+
+    /** The names of the plugins that are {@code type}s, for messages. */
+    static String names(Map<String, Plugin> plugins, Class<?> type) {
+        List<String> n = plugins.entrySet().stream().filter(e -> type.isInstance(e.getValue())).map(Map.Entry::getKey)
+                .toList();
+        return n.isEmpty() ? "(none)" : String.join(", ", n);
     }
 
     private static Set<String> fieldNames(ObjectNode node) {

@@ -22,7 +22,11 @@ import java.nio.charset.StandardCharsets;
  * </ul>
  * And the precise variant ({@code homing-precise.yaml}, what {@code homing up --precise} runs): the same weights with
  * llm-d's precise producer fed by the pods' KV-cache events; and the P/D one ({@code homing-pd.yaml}, what
- * {@code homing up --pd} runs): llm-d's {@code pd-epp-config.yaml} unchanged. {@link BuiltInConfig} names the three.
+ * {@code homing up --pd} runs): llm-d's {@code deploy/config/pd-epp-config.yaml} byte for byte, the copy of it that
+ * {@code UpstreamConfigsTest} loads (its legacy {@code apiVersion} is warned about, as any file's). Every request goes
+ * to a decode pod; when the part of its prompt that pod does not hold is at least {@code nonCachedTokens} (16) long,
+ * a prefill pod is chosen too and named to the decode pod in {@code x-prefiller-host-port}, which llm-d's routing
+ * sidecar on the decode pod acts on. {@link BuiltInConfig} names the three.
  */
 public final class DefaultConfig {
 
@@ -42,7 +46,7 @@ public final class DefaultConfig {
         return read(PRECISE_RESOURCE);
     }
 
-    /** The P/D config's YAML: llm-d's disaggregated prefill/decode config, role filters and the prefix-based decider. */
+    /** The P/D config's YAML: llm-d's {@code pd-epp-config.yaml} unchanged (role filters, the prefix-based decider). */
     public static String pdText() {
         return read(PD_RESOURCE);
     }

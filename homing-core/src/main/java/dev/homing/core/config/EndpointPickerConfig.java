@@ -3,14 +3,16 @@ package dev.homing.core.config;
 import java.util.List;
 
 /**
- * llm-d's {@code EndpointPickerConfig} as written, before resolution: what {@link ConfigParser} reads from YAML.
+ * llm-d's {@code EndpointPickerConfig} as written, before resolution: what {@link ConfigParser} reads from YAML, with
+ * the line of each part, so that whatever is said about it names where it is.
  *
- * @param source the file name, for messages
+ * @param source         the file name, for messages
+ * @param apiVersionLine the line of {@code apiVersion}
  */
-public record EndpointPickerConfig(String source, String apiVersion, String kind, List<String> featureGates,
-                                   List<PluginSpec> plugins, List<ProfileSpec> schedulingProfiles,
-                                   PluginRefSpec saturationDetector, DataLayerSpec dataLayer,
-                                   FlowControlSpec flowControl, PluginRefSpec parser) {
+public record EndpointPickerConfig(String source, String apiVersion, int apiVersionLine, String kind,
+                                   List<FeatureGate> featureGates, List<PluginSpec> plugins,
+                                   List<ProfileSpec> schedulingProfiles, PluginRefSpec saturationDetector,
+                                   DataLayerSpec dataLayer, FlowControlSpec flowControl, PluginRefSpec parser) {
 
     public static final String API_VERSION = "llm-d.ai/v1alpha1";
     /** The API group llm-d's config used before it moved out of GIE; still accepted, as llm-d does. */
@@ -21,5 +23,14 @@ public record EndpointPickerConfig(String source, String apiVersion, String kind
         featureGates = List.copyOf(featureGates);
         plugins = List.copyOf(plugins);
         schedulingProfiles = List.copyOf(schedulingProfiles);
+    }
+
+    /** One entry of {@code featureGates} and its line. */
+    public record FeatureGate(String name, int line) {
+    }
+
+    /** The line of the plugin declared as {@code name}; 0 when none is (a plugin the defaults added). */
+    public int line(String name) {
+        return plugins.stream().filter(p -> p.name().equals(name)).mapToInt(PluginSpec::line).findFirst().orElse(0);
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.homing.core.plugins.BuiltIns;
+import dev.homing.core.plugins.prefix.precise.PrecisePrefixCacheProducer;
 import dev.homing.core.plugins.scorer.NoHitLruScorer;
 import org.junit.jupiter.api.Test;
 
@@ -33,9 +34,41 @@ class ConfigWarningsTest {
         assertThat(r.plugins().get("no-hit-lru-scorer")).isInstanceOf(NoHitLruScorer.class);
         assertThat(r.specs().get("no-hit-lru-scorer").parameters().path("lruSize").asInt()).isEqualTo(4);
         assertThat(r.warnings()).containsExactly("test.yaml:7: plugin 'no-hit-lru-scorer' (no-hit-lru-scorer): "
-                + "parameter 'lruSiz': unknown, ignored (llm-d ignores parameters it does not know); known here: "
+                + "parameter 'lruSiz': unknown, ignored (no parameter has this name, in any case; llm-d ignores it too); known here: "
                 + "lruSize, prefixPluginName, prefixPluginType");
         assertThat(r.describe()).contains("warning: test.yaml:7: plugin 'no-hit-lru-scorer'");
+    }
+
+    @Test
+    void aParameterSpeltInAnotherCaseIsAppliedAsLlmDAppliesItAndOnlyAnotherSpellingBesideItIsWarned() throws Exception {
+        // Go's encoding/json matches keys to fields ignoring case, so llm-d reads LruSize as lruSize
+        ResolvedConfig r = resolve(HEAD + """
+                plugins:
+                - type: no-hit-lru-scorer
+                  parameters:
+                    LruSize: 2048
+                - type: precise-prefix-cache-producer
+                  parameters:
+                    TokenProcessorConfig:
+                      BlockSize: 5
+                    kvEventsConfig:
+                      ZmqEndpoint: tcp://*:5557
+                      zmqendpoint: tcp://*:5558
+                """);
+        PrecisePrefixCacheProducer p = (PrecisePrefixCacheProducer) r.plugins().get("precise-prefix-cache-producer");
+        assertThat(p.index().blockSize()).isEqualTo(5);
+        assertThat(p.events().zmqEndpoint()).isEqualTo("tcp://*:5558");
+        assertThat(r.warnings()).containsExactly("test.yaml:12: plugin 'precise-prefix-cache-producer' "
+                + "(precise-prefix-cache-producer): parameter 'kvEventsConfig.ZmqEndpoint': ignored: another spelling "
+                + "of parameter 'zmqEndpoint', which 'zmqendpoint' sets here (llm-d matches parameter names ignoring "
+                + "case and applies one of them; keep one)");
+        assertThatThrownBy(() -> resolve(HEAD + """
+                plugins:
+                - type: no-hit-lru-scorer
+                  parameters:
+                    LruSize: lots
+                """)).isInstanceOf(ConfigException.class).hasMessageStartingWith("test.yaml:6: plugin "
+                + "'no-hit-lru-scorer' (no-hit-lru-scorer): parameter 'LruSize' must be an integer");
     }
 
     @Test
@@ -102,6 +135,19 @@ class ConfigWarningsTest {
                         enableMetrics: sometimes
                 """)).isInstanceOf(ConfigException.class).hasMessageStartingWith("test.yaml:8: ")
                 .hasMessageContaining("'enableMetrics' must be true or false");
+    }
+
+    @Test
+    void aQuotedIntegerIsRefusedAtItsLineAsGoRefusesAStringForAnInt() {
+        assertThatThrownBy(() -> resolve(HEAD + """
+                plugins:
+                - type: precise-prefix-cache-producer
+                  parameters:
+                    kvEventsConfig:
+                      concurrency: "4"
+                """)).isInstanceOf(ConfigException.class).hasMessage("test.yaml:7: plugin "
+                + "'precise-prefix-cache-producer' (precise-prefix-cache-producer): parameter 'kvEventsConfig': "
+                + "parameter 'concurrency' must be an integer, got '4' (a string: write the number without quotes)");
     }
 
     @Test
@@ -198,7 +244,56 @@ class ConfigWarningsTest {
                 """);
         assertThat(r.saturationDetector()).isEqualTo("utilization-detector");
         assertThat(r.autoAdded()).contains("utilization-detector");
-        assertThat(r.warnings()).singleElement().asString().startsWith("test.yaml: 'concurrency-detector' is a "
+        assertThat(r.warnings()).singleElement().asString().startsWith("test.yaml:5: 'concurrency-detector' is a "
                 + "saturation detector, but saturationDetector names none");
+    }
+
+    @Test
+    void aPluginNamedAfterTheDefaultDetectorThatIsNoDetectorIsRefusedAtItsLine() {
+        assertThatThrownBy(() -> resolve(HEAD + """
+                plugins:
+                - type: queue-scorer
+                - name: utilization-detector
+                  type: kv-cache-utilization-scorer
+                """)).isInstanceOf(ConfigException.class).hasMessageStartingWith("test.yaml:5: 'utilization-detector' "
+                + "is the saturation detector when saturationDetector names none, but that plugin is not one");
+    }
+
+    @Test
+    void theDeprecatedApiVersionAndAnUnknownFeatureGateAreWarnedAtTheirLines() throws Exception {
+        ResolvedConfig r = resolve("""
+                # a comment
+                apiVersion: inference.networking.x-k8s.io/v1alpha1
+                kind: EndpointPickerConfig
+                featureGates:
+                - flowControl
+                - warpDrive
+                plugins:
+                - type: queue-scorer
+                """);
+        assertThat(r.warnings()).containsExactly("test.yaml:2: apiVersion inference.networking.x-k8s.io/v1alpha1 is "
+                + "deprecated; use llm-d.ai/v1alpha1", "test.yaml:6: unknown feature gate 'warpDrive' ignored");
+    }
+
+    @Test
+    void twoProfileHandlersAreRefusedAtTheSecondOnesLine() {
+        assertThatThrownBy(() -> resolve(HEAD + """
+                plugins:
+                - type: queue-scorer
+                - type: single-profile-handler
+                - type: disagg-profile-handler
+                """)).isInstanceOf(ConfigException.class).hasMessage("test.yaml:6: more than one profile handler: "
+                + "single-profile-handler, disagg-profile-handler");
+    }
+
+    @Test
+    void withoutProfilesTwoPickersInTheDefaultProfileAreRefusedAtTheSecondOnesLine() {
+        assertThatThrownBy(() -> resolve(HEAD + """
+                plugins:
+                - type: queue-scorer
+                - type: max-score-picker
+                - type: random-picker
+                """)).isInstanceOf(ConfigException.class).hasMessage("test.yaml:6: profile 'default' has two "
+                + "pickers: 'max-score-picker' and 'random-picker'");
     }
 }

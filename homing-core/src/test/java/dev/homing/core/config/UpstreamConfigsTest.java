@@ -28,7 +28,7 @@ class UpstreamConfigsTest {
 
     private static final String LEGACY = ": apiVersion inference.networking.x-k8s.io/v1alpha1 is deprecated; use "
             + "llm-d.ai/v1alpha1";
-    private static final String IGNORED = ": unknown, ignored (llm-d ignores parameters it does not know); known here: ";
+    private static final String IGNORED = ": unknown, ignored (no parameter has this name, in any case; llm-d ignores it too); known here: ";
     private static final String KV_BLOCK_INDEX_KEYS = "costAwareMemoryConfig, enableMetrics, inMemoryConfig, "
             + "maxPrefixTokensToMatch, metricsLoggingInterval, redisConfig, valkeyConfig";
 
@@ -59,6 +59,18 @@ class UpstreamConfigsTest {
         assertThat(r.autoAdded()).containsExactlyElementsOf(autoAdded);
     }
 
+    /** Every warning of every file begins {@code FILE:LINE: }, as the docs say. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"dp-epp-config.yaml", "epp-config.yaml",
+            "epp-estimate-prefix-cache-config.yaml", "epp-precise-prefix-cache-config.yaml", "pd-epp-config.yaml",
+            "probabilistic-admitter-epp-config.yaml", "sim-e-p-d-epp-config.yaml", "sim-e-pd-epp-config.yaml",
+            "sim-epp-config.yaml", "sim-epp-kvcache-config.yaml", "sim-epp-no-hit-lru.yaml",
+            "sim-epp-tokenizer-vllm-http-config.yaml", "sim-pd-epp-config.yaml"})
+    void everyWarningNamesItsFileAndLine(String file) throws Exception {
+        assertThat(load(file).warnings()).allSatisfy(w -> assertThat(w).matches(
+                java.util.regex.Pattern.quote(file) + ":[1-9][0-9]*: .+"));
+    }
+
     @Test
     void dataParallel() throws Exception {
         ResolvedConfig r = load("dp-epp-config.yaml");
@@ -66,7 +78,7 @@ class UpstreamConfigsTest {
                 List.of("approx-prefix-cache-producer", "utilization-detector"),
                 "default | decode-filter | prefix-cache-scorer:prefix-cache-scorer:2 | max-score-picker");
         // llm-d's data-parallel handler reads primaryPort (8000); the file's older targetPort is ignored, as there
-        assertThat(r.warnings()).containsExactly("dp-epp-config.yaml" + LEGACY, "dp-epp-config.yaml:11: plugin "
+        assertThat(r.warnings()).containsExactly("dp-epp-config.yaml:3" + LEGACY, "dp-epp-config.yaml:11: plugin "
                 + "'data-parallel-profile-handler' (data-parallel-profile-handler): parameter 'targetPort'" + IGNORED
                 + "primaryPort");
     }
@@ -78,7 +90,7 @@ class UpstreamConfigsTest {
                 List.of("precise-prefix-cache-producer", "utilization-detector"),
                 "default | decode-filter | precise-prefix-cache-scorer:precise-prefix-cache-scorer:2 | max-score-picker");
         assertThat(r.policy().producers()).singleElement().isInstanceOf(PrecisePrefixCacheProducer.class);
-        assertThat(r.warnings()).containsExactly("epp-config.yaml" + LEGACY);
+        assertThat(r.warnings()).containsExactly("epp-config.yaml:3" + LEGACY);
     }
 
     @Test
@@ -89,7 +101,7 @@ class UpstreamConfigsTest {
                 "default | decode-filter | prefix-cache-scorer:prefix-cache-scorer:1, "
                         + "load-aware-scorer:load-aware-scorer:1 | max-score-picker");
         assertThat(r.policy().producers()).singleElement().isInstanceOf(ApproxPrefixCacheProducer.class);
-        assertThat(r.warnings()).containsExactly("epp-estimate-prefix-cache-config.yaml" + LEGACY);
+        assertThat(r.warnings()).containsExactly("epp-estimate-prefix-cache-config.yaml:3" + LEGACY);
     }
 
     @Test
@@ -121,7 +133,7 @@ class UpstreamConfigsTest {
         assertThat(r.specs().get("approx-prefix-cache-producer").parameters().path("lruCapacityPerServer").asInt())
                 .isEqualTo(31250);
         assertThat(r.plugins()).containsKeys("disagg-headers-handler", "prefix-based-pd-decider");
-        assertThat(r.warnings()).containsExactly("pd-epp-config.yaml" + LEGACY);
+        assertThat(r.warnings()).containsExactly("pd-epp-config.yaml:2" + LEGACY);
     }
 
     @Test
@@ -133,7 +145,7 @@ class UpstreamConfigsTest {
         assertThat(r.pluginsOf(Admitter.class)).hasSize(1);
         assertThat(r.specs().get("utilization-detector").parameters().path("queueDepthThreshold").asLong())
                 .isEqualTo(999_999_999L);
-        assertThat(r.warnings()).hasSize(2).first().isEqualTo("probabilistic-admitter-epp-config.yaml" + LEGACY);
+        assertThat(r.warnings()).hasSize(2).first().isEqualTo("probabilistic-admitter-epp-config.yaml:7" + LEGACY);
         assertThat(r.warnings().get(1)).startsWith("probabilistic-admitter-epp-config.yaml:10: plugin "
                 + "'probabilistic-admitter' (probabilistic-admitter): loaded, but it sheds nothing yet")
                 .contains("a later issue");
@@ -169,7 +181,7 @@ class UpstreamConfigsTest {
                 "default | decode-filter | precise-prefix-cache-scorer:precise-prefix-cache-scorer:2 | max-score-picker");
         assertThat(((PrecisePrefixCacheProducer) r.plugins().get("precise-prefix-cache-producer")).index().blockSize())
                 .isEqualTo(5);
-        assertThat(r.warnings()).containsExactly("sim-epp-config.yaml" + LEGACY, "sim-epp-config.yaml:12: plugin "
+        assertThat(r.warnings()).containsExactly("sim-epp-config.yaml:3" + LEGACY, "sim-epp-config.yaml:12: plugin "
                 + "'precise-prefix-cache-producer' (precise-prefix-cache-producer): parameter "
                 + "'indexerConfig.kvBlockIndexConfig.maxPrefixBlocksToMatch'" + IGNORED + KV_BLOCK_INDEX_KEYS);
     }

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * Where the routing policy comes from: a built-in config (the default, the precise or the P/D one), or an
  * {@code EndpointPickerConfig} file that is read at
  * start (a broken file stops start-up) and again whenever it changes (a broken change is refused and the running
- * policy stays). The warnings of a file that loads are logged each time it is loaded.
+ * policy stays). The warnings of a config that loads, built-in or file, are logged each time it is loaded.
  */
 public final class PolicySource {
 
@@ -50,8 +50,8 @@ public final class PolicySource {
             String text = read(file);
             s.current.set(new ConfigResolver(registry).resolve(ConfigParser.parse(text, file.toString()), ctx));
             s.lastText = text;
-            warn(s.current.get());
         }
+        warn(s.current.get());
         return s;
     }
 

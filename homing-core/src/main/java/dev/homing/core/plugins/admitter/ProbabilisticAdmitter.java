@@ -14,8 +14,10 @@ import java.util.List;
  * llm-d's {@code probabilistic-admitter}: always admits requests of priority 0 or more, and rejects a sheddable one
  * (priority below 0) with probability {@code min(saturation^power · k, 1)}, where saturation is the mean over endpoints
  * of {@code max(waiting / queueDepthThreshold, kvUsage / kvCacheUtilThreshold)} (an endpoint never scraped counts as 1).
- * Parameters and defaults as llm-d's: {@code queueDepthThreshold} 5, {@code kvCacheUtilThreshold} 0.8, {@code power} 5,
- * {@code k} 300, each required to be above 0; with them shedding reaches 100 % at saturation 0.34.
+ * Parameters, defaults and checks as llm-d's factory: {@code queueDepthThreshold} 5 (an integer above 0),
+ * {@code kvCacheUtilThreshold} 0.8 (a fraction of the KV cache, in (0, 1]), {@code power} 5 and {@code k} 300 (each above
+ * 0). Shedding reaches 100 % at saturation {@code (1/k)^(1/power)}: about 0.32 with the defaults (llm-d's README gives
+ * 0.34).
  *
  * <p>llm-d takes a request's priority from its {@code InferenceObjective}; Homing has no objectives yet, so every
  * request is priority 0 and admitted, which is what llm-d does with priority 0. The plugin therefore loads with llm-d's
@@ -38,7 +40,10 @@ public final class ProbabilisticAdmitter extends NamedPlugin implements Admitter
         if (queueDepthThreshold <= 0) {
             throw new PluginConfigException("parameter 'queueDepthThreshold' must be > 0, got " + queueDepthThreshold);
         }
-        requirePositive("kvCacheUtilThreshold", kvCacheUtilThreshold);
+        if (!(kvCacheUtilThreshold > 0 && kvCacheUtilThreshold <= 1)) {
+            throw new PluginConfigException("parameter 'kvCacheUtilThreshold' must be in (0, 1], got "
+                    + kvCacheUtilThreshold);
+        }
         requirePositive("power", power);
         requirePositive("k", k);
         this.queueDepthThreshold = queueDepthThreshold;

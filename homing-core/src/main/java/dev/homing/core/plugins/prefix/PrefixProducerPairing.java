@@ -34,20 +34,33 @@ final class PrefixProducerPairing implements Pairing {
 
     @Override
     public Companion pair(ObjectNode parameters) {
-        String link = parameters.hasNonNull(LINK) ? parameters.get(LINK).asText() : null;
-        parameters.remove(LINK);
+        String linkKey = key(parameters, LINK);
+        String link = parameters.hasNonNull(linkKey) ? parameters.get(linkKey).asText() : null;
+        parameters.remove(linkKey);
+        String modeKey = key(parameters, "mode");
         boolean cacheTracking = precise
-                || (parameters.has("mode") && parameters.get("mode").asText().equals("cache_tracking"));
-        parameters.remove("mode");
+                || (parameters.has(modeKey) && parameters.get(modeKey).asText().equals("cache_tracking"));
+        parameters.remove(modeKey);
         ObjectNode legacy = JsonNodeFactory.instance.objectNode();
         List<String> keys = new ArrayList<>();
         parameters.fieldNames().forEachRemaining(keys::add);
         for (String key : keys) {
-            if (cacheTracking || ApproxPrefixCacheProducer.PARAMETERS.contains(key)) {
+            // as the producer will read them: names match ignoring case, as Go's JSON decoding matches them
+            if (cacheTracking || ApproxPrefixCacheProducer.PARAMETERS.stream().anyMatch(key::equalsIgnoreCase)) {
                 legacy.set(key, parameters.remove(key));
             }
         }
         String type = cacheTracking ? PrecisePrefixCacheProducer.TYPE : ApproxPrefixCacheProducer.TYPE;
         return new Companion(link != null ? link : type, type, link != null, legacy, LINK, DataProducer.class, WORDS);
+    }
+
+    /** The key that spells {@code name}: itself, else one equal to it ignoring case (as Go's JSON decoding matches). */
+    private static String key(ObjectNode parameters, String name) {
+        if (parameters.has(name)) {
+            return name;
+        }
+        List<String> keys = new ArrayList<>();
+        parameters.fieldNames().forEachRemaining(keys::add);
+        return keys.stream().filter(name::equalsIgnoreCase).max(String::compareTo).orElse(name);
     }
 }

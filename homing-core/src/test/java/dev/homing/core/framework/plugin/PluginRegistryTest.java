@@ -45,7 +45,7 @@ class PluginRegistryTest {
 
         assertThat((Made) r.create("t", null, p, CTX)).isEqualTo(new Made("t", "t", "grey"));
         assertThat(p.notices()).containsExactly(new ParameterNotice("color",
-                "unknown, ignored (llm-d ignores parameters it does not know); known here: colour"));
+                "unknown, ignored (no parameter has this name, in any case; llm-d ignores it too); known here: colour"));
         assertThatThrownBy(() -> r.create("u", null, Parameters.empty(), CTX))
                 .hasMessage("unknown plugin type 'u'; known types: t");
     }

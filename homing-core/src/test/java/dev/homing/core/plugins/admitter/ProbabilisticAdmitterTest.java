@@ -31,6 +31,9 @@ class ProbabilisticAdmitterTest {
         assertThat(a.sheddingProbability(0.0)).isZero();
         assertThat(a.sheddingProbability(0.2)).isCloseTo(Math.pow(0.2, 5) * 300, within(1e-12)); // ~9.6 %
         assertThat(a.sheddingProbability(0.3)).isCloseTo(0.729, within(1e-9));
+        // 100 % from (1/300)^(1/5) = 0.3196...
+        assertThat(a.sheddingProbability(0.319)).isLessThan(1.0);
+        assertThat(a.sheddingProbability(0.3197)).isEqualTo(1.0);
         assertThat(a.sheddingProbability(0.34)).isEqualTo(1.0);
         assertThat(a.sheddingProbability(2.0)).isEqualTo(1.0);
     }
@@ -75,5 +78,21 @@ class ProbabilisticAdmitterTest {
     void thresholdsPowerAndKMustBeAboveZeroAsInLlmD(String json, String parameter) {
         assertThatThrownBy(() -> admitter(json)).isInstanceOf(PluginConfigException.class)
                 .hasMessageContaining("'" + parameter + "' must be");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            {'kvCacheUtilThreshold':1.5}     | 1.5
+            {'kvCacheUtilThreshold':1.0001}  | 1.0001
+            {'kvCacheUtilThreshold':-0.1}    | -0.1
+            """)
+    void theKvCacheThresholdIsAFractionAsLlmDsFactoryRequires(String json, String value) {
+        assertThatThrownBy(() -> admitter(json)).isInstanceOf(PluginConfigException.class)
+                .hasMessage("parameter 'kvCacheUtilThreshold' must be in (0, 1], got " + value);
+    }
+
+    @Test
+    void aKvCacheThresholdOfOneIsAllowed() {
+        assertThat(admitter("{'kvCacheUtilThreshold':1}").saturation(java.util.List.of())).isZero();
     }
 }
