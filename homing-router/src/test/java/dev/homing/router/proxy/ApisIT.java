@@ -165,6 +165,16 @@ class ApisIT {
     }
 
     @Test
+    void aConversationNamingNoModelIsPlacedByItsItemsAndForwarded() {
+        // longer than one prefix block (64 bytes): its items are hashed, with no model to start the chain
+        String items = "{\"items\":[{\"type\":\"message\",\"role\":\"user\",\"content\":\"A conversation that "
+                + "names no model, with items well over one block of sixty-four bytes\"}]}";
+        HttpResponse<String> res = post("/v1/conversations", items);
+        assertThat(res.statusCode()).as(res.body()).isNotEqualTo(500);
+        assertThat(pod(res)).startsWith("pod-"); // forwarded (the sim keeps no conversations: its own 404)
+    }
+
+    @Test
     void aPathThePodsDoNotServeIsForwardedAndAnsweredByAPod() {
         HttpResponse<String> res = cluster.http().get(cluster.url("/v1/not/a/vllm/path"));
         assertThat(res.statusCode()).isEqualTo(404);
