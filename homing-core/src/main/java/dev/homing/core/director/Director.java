@@ -72,6 +72,11 @@ public final class Director {
         return pool;
     }
 
+    /** Whether an endpoint of this name is in the pool now. */
+    boolean inPool(String endpoint) {
+        return pool.snapshot().get(endpoint) != null;
+    }
+
     public Dispatch dispatch(InferenceRequest request) throws SchedulingException {
         return dispatch(request, e -> true);
     }

@@ -146,6 +146,26 @@ class ResponseStickinessTest {
     }
 
     @Test
+    void anIdThatArrivesAfterItsPodLeftThePoolIsNotLearnt() throws Exception {
+        EndpointPool pool = pool(3);
+        Director d = director(pool, 100);
+        try (Dispatch dispatch = d.dispatch(response("Answered by a pod about to leave", null))) {
+            String target = dispatch.target().name();
+            List<Endpoint> rest = new ArrayList<>();
+            for (EndpointState e : pool.snapshot().endpoints()) {
+                if (!e.name().equals(target)) {
+                    rest.add(e.endpoint());
+                }
+            }
+            pool.setEndpoints(rest); // the pod leaves while its answer is still passing
+            dispatch.answered("resp_late");
+        }
+        // kept, the id would outlive its pod (and its store) until evicted, and pin a pod of that name if it came back
+        assertThat(d.responses().endpointOf("resp_late")).isNull();
+        assertThat(d.responses().size()).isZero();
+    }
+
+    @Test
     void unknownAndEvictedIdsAreRoutedAsAnyOther() throws Exception {
         EndpointPool pool = pool(3);
         Director d = director(pool, 2);
