@@ -170,7 +170,10 @@ final class ResponsesHandler {
         return stored;
     }
 
-    /** Streams the events, the response stored once they are sent; true once the engine finished, false if the client went away first. */
+    /**
+     * Streams the events; true once the engine finished, false if the client went away first. The response is stored
+     * before {@code response.completed} is sent, as vLLM stores it, so a client that has that event can name it.
+     */
     private boolean stream(ServerResponse res, ResponsesJson json, ChoiceQueue queue, String id, Plan plan)
             throws InterruptedException {
         res.status(Status.OK_200);
@@ -210,9 +213,9 @@ final class ResponsesHandler {
                     send(out, json.textDone(all));
                     send(out, json.partDone(all));
                     send(out, json.itemDone(all));
-                    send(out, json.completed(all, done.reason(), usage));
                     keep(plan, new ResponseStore.Stored(id, json.response(all, done.reason(), usage), plan.messages(),
                             all));
+                    send(out, json.completed(all, done.reason(), usage));
                     return true;
                 }
             }
@@ -226,7 +229,7 @@ final class ResponsesHandler {
         }
     }
 
-    /** Answers the whole response, then stores it. */
+    /** Answers the whole response, stored first as vLLM stores it before returning it. */
     private boolean respond(ServerResponse res, ResponsesJson json, ChoiceQueue queue, String id, Plan plan)
             throws InterruptedException {
         Detokenizer detokenizer = pod.tokenizer().detokenizer();
@@ -242,9 +245,9 @@ final class ResponsesHandler {
                 text.append(detokenizer.finish());
                 String all = text.toString();
                 byte[] body = json.response(all, done.reason(), totals(plan, done));
+                keep(plan, new ResponseStore.Stored(id, body, plan.messages(), all));
                 res.header(HeaderNames.CONTENT_TYPE, "application/json");
                 res.send(body);
-                keep(plan, new ResponseStore.Stored(id, body, plan.messages(), all));
                 return true;
             }
         }
