@@ -29,8 +29,9 @@ import java.util.function.Predicate;
  * land on one pod. A decision takes microseconds; a request holds a pod for seconds, so the lock never limits
  * throughput. Expensive per-request work (hashing the prompt) runs before the lock.
  *
- * <p>A request that continues a stored response ({@code previous_response_id}) has one candidate: the endpoint that
- * answered that response ({@link ResponseAffinity}), as long as it is eligible; otherwise it is placed as any other.
+ * <p>A request that continues a stored response ({@code previous_response_id}) has one candidate for its primary
+ * profile: the endpoint that answered that response ({@link ResponseAffinity}), as long as it is eligible; otherwise it
+ * is placed as any other. Other profiles (a P/D config's prefill) choose among every candidate as usual.
  */
 public final class Director {
 
@@ -71,6 +72,11 @@ public final class Director {
         return pool;
     }
 
+    /** Whether an endpoint of this name is in the pool now. */
+    boolean inPool(String endpoint) {
+        return pool.snapshot().get(endpoint) != null;
+    }
+
     public Dispatch dispatch(InferenceRequest request) throws SchedulingException {
         return dispatch(request, e -> true);
     }
@@ -83,14 +89,15 @@ public final class Director {
         RoutingPolicy p = policy;
         EndpointSnapshot snapshot = pool.snapshot();
         Cycle cycle = new Cycle(request, snapshot, ticker.nanos());
-        List<EndpointState> candidates = pin(candidates(snapshot, request, eligible), request, false);
+        List<EndpointState> candidates = candidates(snapshot, request, eligible);
+        EndpointState pinned = pin(candidates, request, false);
         for (Admitter a : p.admitters()) {
             a.admit(cycle);
         }
         prepare(p, cycle);
         decisionLock.lock();
         try {
-            SchedulingResult result = schedule(p, cycle, candidates);
+            SchedulingResult result = schedule(p, cycle, candidates, pinned);
             List<Lease> leases = credit(cycle, result);
             try {
                 for (PreRequest pre : p.preRequests()) {
@@ -141,11 +148,12 @@ public final class Director {
         RoutingPolicy p = policy;
         EndpointSnapshot snapshot = pool.snapshot();
         Cycle cycle = new Cycle(request, snapshot, ticker.nanos(), true);
-        List<EndpointState> candidates = pin(candidates(snapshot, request, eligible), request, true);
+        List<EndpointState> candidates = candidates(snapshot, request, eligible);
+        EndpointState pinned = pin(candidates, request, true);
         prepare(p, cycle);
         decisionLock.lock();
         try {
-            return new Decision(cycle, schedule(p, cycle, candidates));
+            return new Decision(cycle, schedule(p, cycle, candidates, pinned));
         } finally {
             decisionLock.unlock();
         }
@@ -158,13 +166,16 @@ public final class Director {
         }
     }
 
-    /** The decision itself, under the decision lock: producers read shared indexes, then the profiles run. */
-    private static SchedulingResult schedule(RoutingPolicy p, Cycle cycle, List<EndpointState> candidates)
-            throws SchedulingException {
+    /**
+     * The decision itself, under the decision lock: producers read shared indexes for every candidate, then the
+     * profiles run, the primary one held to {@code pinned} when not null.
+     */
+    private static SchedulingResult schedule(RoutingPolicy p, Cycle cycle, List<EndpointState> candidates,
+                                             EndpointState pinned) throws SchedulingException {
         for (DataProducer d : p.producers()) {
             d.produce(cycle, candidates);
         }
-        return p.scheduler().schedule(cycle, candidates);
+        return p.scheduler().schedule(cycle, candidates, pinned);
     }
 
     private static List<EndpointState> candidates(EndpointSnapshot snapshot, InferenceRequest request,
@@ -185,30 +196,30 @@ public final class Director {
     }
 
     /**
-     * Only the endpoint that stored the response a request continues can answer it: when that endpoint is a candidate,
-     * it is the only one. A dry run neither counts nor refreshes anything.
+     * Only the endpoint that stored the response a request continues can answer it: that endpoint when it is a
+     * candidate, else null (no pin). A dry run neither counts nor refreshes anything.
      */
-    private List<EndpointState> pin(List<EndpointState> candidates, InferenceRequest request, boolean dryRun) {
+    private EndpointState pin(List<EndpointState> candidates, InferenceRequest request, boolean dryRun) {
         String previous = request.fields().previousResponseId();
         if (previous == null) {
-            return candidates;
+            return null;
         }
         String name = dryRun ? responses.peek(previous) : responses.endpointOf(previous);
         if (name == null) {
-            return candidates;
+            return null;
         }
         for (EndpointState e : candidates) {
             if (e.name().equals(name)) {
                 if (!dryRun) {
                     responses.countPinned(true);
                 }
-                return List.of(e);
+                return e;
             }
         }
         if (!dryRun) {
             responses.countPinned(false);
         }
-        return candidates;
+        return null;
     }
 
     private static List<Lease> credit(Cycle cycle, SchedulingResult result) {

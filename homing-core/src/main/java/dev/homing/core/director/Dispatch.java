@@ -124,12 +124,14 @@ public final class Dispatch implements AutoCloseable {
      * The target answered this Responses API request with response {@code responseId} (the {@code id} of its JSON
      * body, or of its {@code response.created} or {@code response.completed} event when streamed): a later request
      * naming it as {@code previous_response_id} goes to the same target while it is a candidate. Ignored for other
-     * APIs, for a request that asked not to be stored, and for null.
+     * APIs, for a request that asked not to be stored ({@code store: false}), for null, and once the target has left
+     * the pool. Call it as soon as the id has passed, before the client has the bytes that carry it, so that a
+     * follow-up sent the instant the client reads them finds the pod.
      */
     public void answered(String responseId) {
         RoutingFields f = cycle.request().fields();
         if (responseId != null && f.api() == ApiKind.RESPONSES && f.store()) {
-            responses.remember(responseId, result.target().name());
+            responses.remember(responseId, result.target().name(), director::inPool);
         }
     }
 

@@ -68,7 +68,9 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
 
     @Override
     public long root(String model, String cacheSalt) {
-        return BlockKeys.root(seed, adapters.contains(model) ? model : null, cacheSalt);
+        // no model (a conversation may name none) is the base model, "": the concurrent set refuses a null lookup
+        String m = model == null ? "" : model;
+        return BlockKeys.root(seed, adapters.contains(m) ? m : null, cacheSalt);
     }
 
     @Override

@@ -22,7 +22,10 @@ public interface PreciseIndex {
     /** Tokens per block. */
     int blockSize();
 
-    /** The key chain's start for a request: its adapter (when the model named is one) and cache salt. */
+    /**
+     * The key chain's start for a request: its adapter (when the model named is one) and cache salt. A null
+     * {@code model} (a conversation may name none) starts the base model's chain.
+     */
     long root(String model, String cacheSalt);
 
     /**

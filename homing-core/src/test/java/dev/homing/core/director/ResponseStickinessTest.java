@@ -4,6 +4,7 @@ import static dev.homing.core.fixtures.Pools.metrics;
 import static dev.homing.core.fixtures.Pools.scrape;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.homing.core.config.BuiltInConfig;
 import dev.homing.core.config.DefaultConfig;
 import dev.homing.core.endpoint.Endpoint;
 import dev.homing.core.endpoint.EndpointPool;
@@ -90,6 +91,38 @@ class ResponseStickinessTest {
     }
 
     @Test
+    void inAPdConfigAFollowUpGoesToItsDecodePodAndIsStillPrefilledOnAPrefillPod() throws Exception {
+        EndpointPool pool = new EndpointPool();
+        List<Endpoint> endpoints = new ArrayList<>();
+        String[] roles = {"prefill", "prefill", "decode", "decode"};
+        for (int i = 0; i < roles.length; i++) {
+            endpoints.add(new Endpoint(roles[i] + "-" + i, "10.0.0." + (i + 1), 8000, Map.of("llm-d.ai/role", roles[i])));
+        }
+        pool.setEndpoints(endpoints);
+        for (Endpoint e : endpoints) {
+            scrape(pool, e.name(), metrics(0, 0, 0.05));
+        }
+        FakeTicker ticker = new FakeTicker();
+        RoutingPolicy pd = BuiltInConfig.PD.resolve(BuiltIns.registry(),
+                new PluginContext(ticker, new SplittableRandom(1), pool)).policy();
+        Director d = new Director(pool, pd, ticker, new ResponseAffinity(100));
+        String first = answer(d, response(Requests.prose(1, 80), null), "resp_pd");
+        assertThat(first).startsWith("decode-");
+        // the decode pod that stored it is the busier one now: the queue scorer alone would choose the other
+        scrape(pool, first, metrics(8, 4, 0.5));
+        // a long new turn the decode pod holds nothing of: the prefill decider sends its prompt to a prefill pod
+        try (Dispatch followUp = d.dispatch(response(Requests.prose(2, 80), "resp_pd"))) {
+            assertThat(followUp.target().name()).isEqualTo(first);
+            EndpointState prefill = followUp.result().prefillTarget();
+            assertThat(prefill).isNotNull();
+            assertThat(prefill.endpoint().label("llm-d.ai/role")).isEqualTo("prefill");
+            assertThat(followUp.cycle().upstreamHeaders()).containsEntry("x-prefiller-host-port",
+                    prefill.endpoint().address());
+        }
+        assertThat(d.responses().pinned()).isEqualTo(1);
+    }
+
+    @Test
     void anIneligibleOrDepartedEndpointFallsBackToOrdinaryRouting() throws Exception {
         EndpointPool pool = pool(3);
         Director d = director(pool, 100);
@@ -110,6 +143,26 @@ class ResponseStickinessTest {
         assertThat(d.responses().endpointOf("resp_1")).isNull();
         String after = answer(d, response("More", "resp_1"), null);
         assertThat(after).isNotEqualTo(first);
+    }
+
+    @Test
+    void anIdThatArrivesAfterItsPodLeftThePoolIsNotLearnt() throws Exception {
+        EndpointPool pool = pool(3);
+        Director d = director(pool, 100);
+        try (Dispatch dispatch = d.dispatch(response("Answered by a pod about to leave", null))) {
+            String target = dispatch.target().name();
+            List<Endpoint> rest = new ArrayList<>();
+            for (EndpointState e : pool.snapshot().endpoints()) {
+                if (!e.name().equals(target)) {
+                    rest.add(e.endpoint());
+                }
+            }
+            pool.setEndpoints(rest); // the pod leaves while its answer is still passing
+            dispatch.answered("resp_late");
+        }
+        // kept, the id would outlive its pod (and its store) until evicted, and pin a pod of that name if it came back
+        assertThat(d.responses().endpointOf("resp_late")).isNull();
+        assertThat(d.responses().size()).isZero();
     }
 
     @Test

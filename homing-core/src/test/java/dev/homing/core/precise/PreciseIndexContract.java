@@ -144,6 +144,16 @@ public abstract class PreciseIndexContract {
     }
 
     @Test
+    public void aRequestNamingNoModelMatchesTheBaseModelsBlocks() {
+        int[] prompt = tokens(8, 0);
+        index.apply("pod-0", List.of(stored(prompt, 0, 2, 10, "GPU", "my-lora", null)));
+        index.apply("pod-1", List.of(stored(prompt, 0, 2, 20)));
+        // a conversation may name no model: it is keyed as the base model, never as an adapter, and does not throw
+        assertThat(matched(prompt, null, null, 0)).containsExactly(0, 2, 0);
+        assertThat(index.root(null, "s1")).isEqualTo(index.root("base", "s1"));
+    }
+
+    @Test
     public void speculativeHoldingsExpireUnlessAnEventConfirmsThem() {
         int[] a = tokens(8, 0);
         int[] b = tokens(8, 500);

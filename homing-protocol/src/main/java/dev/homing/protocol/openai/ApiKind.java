@@ -92,6 +92,19 @@ public enum ApiKind {
     }
 
     /**
+     * Whether a passthrough path generates nothing whatever its body says: vLLM's {@code /tokenize},
+     * {@code /detokenize} and the {@code /render} of completions and chat take a generation request's body, its
+     * {@code max_tokens} included, and only tokenize or render it, so no output should be expected of them.
+     */
+    public static boolean generatesNothing(String path) {
+        if (path == null) {
+            return false;
+        }
+        String p = clean(path);
+        return p.equals("/tokenize") || p.equals("/detokenize") || p.endsWith("/render");
+    }
+
+    /**
      * The response a path under {@code /v1/responses/} names ({@code GET /v1/responses/{id}},
      * {@code POST /v1/responses/{id}/cancel}, ...), or null: such a request can only be answered by the pod that
      * stored that response.

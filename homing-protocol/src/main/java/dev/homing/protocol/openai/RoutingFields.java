@@ -49,6 +49,12 @@ public record RoutingFields(
                 0, 0, -1, NONE, NONE, null, false);
     }
 
+    /** The same request with no output limit read: it generates nothing (see {@link ApiKind#generatesNothing}). */
+    public RoutingFields withoutOutput() {
+        return new RoutingFields(api, model, stream, includeUsage, -1, n, cacheSalt, promptShape, body,
+                promptOffset, promptLength, tokenCount, messageSpans, prefixSpans, previousResponseId, store);
+    }
+
     /** The same request, naming the stored response it refers to (from a path such as {@code /v1/responses/{id}}). */
     public RoutingFields withPreviousResponseId(String id) {
         return new RoutingFields(api, model, stream, includeUsage, maxTokens, n, cacheSalt, promptShape, body,

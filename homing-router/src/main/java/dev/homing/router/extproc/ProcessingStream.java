@@ -332,7 +332,8 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
         Map<String, String> rh = EnvoyHeaders.read(h.getHeaders());
         status = (int) Math.max(0, parseLong(rh.get(":status")));
         boolean sse = rh.getOrDefault("content-type", "").toLowerCase(Locale.ROOT).startsWith("text/event-stream");
-        usage = new UsageScanner(sse);
+        // the id is remembered before the chunk carrying it is echoed (a follow-up may come the moment it is read)
+        usage = new UsageScanner(sse, dispatch != null && status >= 200 && status < 300 ? dispatch::answered : null);
         HeaderMutation.Builder m = HeaderMutation.newBuilder();
         if (dispatch != null) {
             m.addSetHeaders(EnvoyHeaders.set(POD_HEADER, dispatch.target().name()));
@@ -397,9 +398,6 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
         }
         Usage u = usage == null ? Usage.UNKNOWN : usage.usage();
         try {
-            if (usage != null && status >= 200 && status < 300) {
-                d.answered(usage.responseId()); // a Responses API follow-up naming it goes back to this pod
-            }
             d.complete(new Outcome(cause, Math.max(0, status), u.promptTokens(), u.completionTokens(),
                     u.cachedTokens()));
         } finally {

@@ -83,6 +83,9 @@ public final class RequestIntake {
             if (named != null) {
                 fields = fields.withPreviousResponseId(named);
             }
+            if (ApiKind.generatesNothing(path)) {
+                fields = fields.withoutOutput(); // its max_tokens is no output the pod will make
+            }
         }
         if (fields.model() != null && catalog.knownNotServed(fields.model())) {
             return Result.failed(OpenAiError.modelNotFound(fields.model()));

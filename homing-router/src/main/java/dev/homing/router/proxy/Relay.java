@@ -71,7 +71,9 @@ final class Relay {
             res.contentLength(length);
         }
 
-        UsageScanner usage = new UsageScanner(sse);
+        // A response's id is remembered as it passes, before the bytes carrying it go on: a follow-up the client sends
+        // the moment it has them must find this pod.
+        UsageScanner usage = new UsageScanner(sse, status >= 200 && status < 300 ? dispatch::answered : null);
         Outcome.Cause cause = Outcome.Cause.NATURAL;
         OutputStream out = res.outputStream();
         byte[] buf = new byte[BUFFER];
@@ -119,9 +121,6 @@ final class Relay {
             }
         }
         Usage u = usage.usage();
-        if (status >= 200 && status < 300) {
-            dispatch.answered(usage.responseId());
-        }
         dispatch.complete(new Outcome(cause, status, u.promptTokens(), u.completionTokens(), u.cachedTokens()));
         return new Result(status, u);
     }

@@ -26,6 +26,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The ext_proc protocol as Envoy's filter speaks it to llm-d's picker, driven by a client playing Envoy against a
@@ -246,6 +248,44 @@ class ExtProcIT {
                 assertThat(setHeaders(s.next().getRequestHeaders().getResponse().getHeaderMutation())
                         .get("x-gateway-destination-endpoint")).isEqualTo(answered);
             }
+        }
+    }
+
+    @ParameterizedTest(name = "sse {0}")
+    @ValueSource(booleans = {false, true})
+    void aFollowUpSentTheMomentTheFirstBytesArriveGoesToThePodThatIsAnswering(boolean sse) {
+        String id = "resp_" + Long.toHexString(System.nanoTime()) + (sse ? "s" : "j");
+        String first = "{\"model\":\"" + TestCluster.MODEL + "\",\"input\":\"Remember the number 8.\"}";
+        // what the pod sends first: a JSON body opens with the id, a stream with its response.created event
+        String head = sse
+                ? "event: response.created\ndata: {\"response\":{\"id\":\"" + id + "\",\"object\":\"response\","
+                        + "\"status\":\"in_progress\",\"usage\":null},\"sequence_number\":0,"
+                        + "\"type\":\"response.created\"}\n\n"
+                : "{\"id\":\"" + id + "\",\"created_at\":1,";
+        String rest = sse
+                ? "event: response.completed\ndata: {\"response\":{\"id\":\"" + id + "\",\"status\":\"completed\","
+                        + "\"usage\":{\"input_tokens\":6,\"output_tokens\":3}},\"type\":\"response.completed\"}\n\n"
+                : "\"object\":\"response\",\"status\":\"completed\",\"usage\":{\"input_tokens\":6,\"output_tokens\":3}}";
+        long pinned = cluster.router().director().responses().pinned();
+        try (ExtProcCall s = ExtProcCall.open(channel)) {
+            sendRequest(s, "/v1/responses", first.getBytes(StandardCharsets.UTF_8), 1);
+            String answering = setHeaders(s.next().getRequestHeaders().getResponse().getHeaderMutation())
+                    .get("x-gateway-destination-endpoint");
+            s.bodyUntilEnd(true);
+            s.send(EnvoyMessages.responseHeaders(200, sse ? "text/event-stream" : "application/json", false));
+            s.next();
+            s.send(EnvoyMessages.responseBody(head, false));
+            s.next(); // echoed: the client has the first bytes, and the response is still under way
+            String next = "{\"model\":\"" + TestCluster.MODEL + "\",\"previous_response_id\":\"" + id
+                    + "\",\"input\":\"An agent's next step, sent at once\"}";
+            try (ExtProcCall f = ExtProcCall.open(channel)) {
+                sendRequest(f, "/v1/responses", next.getBytes(StandardCharsets.UTF_8), 1);
+                assertThat(setHeaders(f.next().getRequestHeaders().getResponse().getHeaderMutation())
+                        .get("x-gateway-destination-endpoint")).isEqualTo(answering);
+            }
+            assertThat(cluster.router().director().responses().pinned()).isEqualTo(pinned + 1);
+            s.send(EnvoyMessages.responseBody(rest, true));
+            s.next();
         }
     }
 

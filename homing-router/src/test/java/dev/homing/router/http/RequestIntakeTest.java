@@ -40,6 +40,21 @@ class RequestIntakeTest {
     }
 
     @Test
+    void aPassthroughPathThatGeneratesNothingExpectsNoOutputWhateverItsMaxTokens() {
+        byte[] body = bytes("{\"model\":\"m\",\"prompt\":\"Hello\",\"max_tokens\":500}");
+        for (String path : new String[] {"/tokenize", "/detokenize", "/v1/completions/render",
+                "/v1/chat/completions/render/"}) {
+            RequestIntake.Result r = intake.parse(ApiKind.forPath(path), body, Map.of(":path", path));
+            assertThat(r.request().fields().api()).as(path).isEqualTo(ApiKind.PASSTHROUGH);
+            assertThat(r.request().fields().maxTokens()).as(path).isEqualTo(-1);
+        }
+        // a path that may generate keeps the limit it names, which is then the output expected of it
+        RequestIntake.Result generate = intake.parse(ApiKind.PASSTHROUGH, body,
+                Map.of(":path", "/inference/v1/generate"));
+        assertThat(generate.request().fields().maxTokens()).isEqualTo(500);
+    }
+
+    @Test
     void headerNamesAreLowerCasedAndTheContentTypeChoosesHowAPassthroughBodyIsRead() {
         RequestIntake.Result form = intake.parse(ApiKind.PASSTHROUGH,
                 bytes("--b\r\nContent-Disposition: form-data; name=\"model\"\r\n\r\nm\r\n--b--\r\n"),

@@ -141,6 +141,32 @@ class ApisIT {
     }
 
     @Test
+    void aFollowUpSentTheMomentAStreamAnnouncesItsResponseGoesToThatPod() throws Exception {
+        // long enough (2,000 tokens at the sim's 20 ms a step) to be under way whatever the follow-up takes
+        String body = "{\"model\":\"" + MODEL + "\",\"input\":\"Tell a very long story\",\"max_output_tokens\":2000,"
+                + "\"ignore_eos\":true,\"stream\":true}";
+        long pinned = cluster.router().director().responses().pinned();
+        HttpResponse<InputStream> res = cluster.http().postStreaming(cluster.url("/v1/responses"), body);
+        assertThat(res.statusCode()).isEqualTo(200);
+        String pod = pod(res);
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(res.body(), StandardCharsets.UTF_8))) {
+            String id = null;
+            for (String line; id == null && (line = r.readLine()) != null; ) {
+                if (line.startsWith("data: ") && line.contains("\"response.created\"")) {
+                    id = JSON.readTree(line.substring(6)).path("response").path("id").asText();
+                }
+            }
+            assertThat(id).startsWith("resp_");
+            // the client has only the stream's first event: the router knew the id before relaying it
+            HttpResponse<String> next = post("/v1/responses", response("And then?", id, false));
+            assertThat(pod(next)).isEqualTo(pod);
+            assertThat(cluster.router().director().responses().pinned()).isEqualTo(pinned + 1);
+            // the pod stores a response once it is complete, as vLLM does: until then it says 404 itself
+            assertThat(next.statusCode()).isEqualTo(404);
+        }
+    }
+
+    @Test
     void embeddingsAreForwardedAndAnsweredByThePod() {
         HttpResponse<String> res = post("/v1/embeddings", "{\"model\":\"" + MODEL + "\",\"input\":[\"one\",\"two\"]}");
         assertThat(res.statusCode()).as(res.body()).isEqualTo(200);
@@ -162,6 +188,16 @@ class ApisIT {
         assertThat(json(without).path("tokens")).isEqualTo(json(withModel).path("tokens"));
         HttpResponse<String> detok = post("/detokenize", "{\"tokens\":" + json(withModel).path("tokens") + "}");
         assertThat(json(detok).path("prompt").asText()).isEqualTo("Hello world");
+    }
+
+    @Test
+    void aConversationNamingNoModelIsPlacedByItsItemsAndForwarded() {
+        // longer than one prefix block (64 bytes): its items are hashed, with no model to start the chain
+        String items = "{\"items\":[{\"type\":\"message\",\"role\":\"user\",\"content\":\"A conversation that "
+                + "names no model, with items well over one block of sixty-four bytes\"}]}";
+        HttpResponse<String> res = post("/v1/conversations", items);
+        assertThat(res.statusCode()).as(res.body()).isNotEqualTo(500);
+        assertThat(pod(res)).startsWith("pod-"); // forwarded (the sim keeps no conversations: its own 404)
     }
 
     @Test

@@ -444,7 +444,10 @@ public final class Engine {
 
     private void sample(EngineRequest r, long t) {
         if (r.request.pooling()) {
-            pooled(r, t);
+            // its prefill is over: the output (an embedding) is ready and it ends, as vLLM finishes a pooling request
+            // in the step that computed its last prompt token, having cost a prefill and no decode
+            firstToken(r, t);
+            finish(r, FinishReason.STOP, t);
             return;
         }
         OutputModel output = r.request.output();
@@ -453,13 +456,7 @@ public final class Engine {
         r.outputTokens++;
         generationTokens++;
         if (r.firstTokenNanos == Long.MIN_VALUE) {
-            r.firstTokenNanos = t;
-            promptTokens += r.promptLength;
-            try {
-                r.observer.onFirstToken(t);
-            } catch (RuntimeException e) {
-                observerFailed(e);
-            }
+            firstToken(r, t);
         }
         // vLLM's check_stop: length first, then EOS.
         FinishReason reason = null;
@@ -474,19 +471,12 @@ public final class Engine {
             observerFailed(e);
         }
         if (reason != null) {
-            running.remove(r);
-            freeBlocks(r);
-            r.state = State.FINISHED;
-            finished[reason.ordinal()]++;
-            tellFinish(r, reason, t);
+            finish(r, reason, t);
         }
     }
 
-    /**
-     * A pooling request's prefill is over: its output (an embedding) is ready and it ends, as vLLM finishes a pooling
-     * request in the step that computed its last prompt token. It cost a prefill and no decode.
-     */
-    private void pooled(EngineRequest r, long t) {
+    /** The request's first output (a token, or a pooling request's result) at {@code t}: its prompt is computed. */
+    private void firstToken(EngineRequest r, long t) {
         r.firstTokenNanos = t;
         promptTokens += r.promptLength;
         try {
@@ -494,11 +484,15 @@ public final class Engine {
         } catch (RuntimeException e) {
             observerFailed(e);
         }
+    }
+
+    /** The request is done: it leaves the running queue, its blocks are freed and its observer told. */
+    private void finish(EngineRequest r, FinishReason reason, long t) {
         running.remove(r);
         freeBlocks(r);
         r.state = State.FINISHED;
-        finished[FinishReason.STOP.ordinal()]++;
-        tellFinish(r, FinishReason.STOP, t);
+        finished[reason.ordinal()]++;
+        tellFinish(r, reason, t);
     }
 
     /** The adapters in use, sorted, as vLLM's {@code lora_requests_info} lists them; none when LoRA is off. */

@@ -6,8 +6,6 @@ import dev.homing.protocol.openai.RequestFormatException;
 import dev.homing.sim.engine.EchoTokens;
 import dev.homing.sim.engine.OutputModel;
 import dev.homing.sim.engine.RandomTokens;
-import dev.homing.sim.engine.RealTimeEngineDriver;
-import dev.homing.sim.engine.RequestHandle;
 import dev.homing.sim.engine.SimRequest;
 import dev.homing.sim.engine.Usage;
 import dev.homing.sim.tokenizer.Detokenizer;
@@ -21,8 +19,6 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.function.BooleanSupplier;
 
 /**
  * {@code POST /v1/completions} and {@code POST /v1/chat/completions}: validates and tokenizes the request, submits one
@@ -40,29 +36,14 @@ final class CompletionHandler {
     /** vLLM's {@code CompletionRequest.max_tokens} default; chat defaults to what the context leaves. */
     private static final int DEFAULT_COMPLETION_MAX_TOKENS = 16;
 
-    private final SimPodConfig config;
-    private final SimTokenizer tokenizer;
+    private final PodServices pod;
     private final RequestReader reader;
-    private final ServedModels models;
-    private final RealTimeEngineDriver driver;
-    private final PodMetrics metrics;
-    private final RequestIds ids;
-    private final FailureInjector failures;
-    private final BooleanSupplier closing;
     private final int[] wordIds;
 
-    CompletionHandler(SimPodConfig config, SimTokenizer tokenizer, ServedModels models, RealTimeEngineDriver driver,
-            PodMetrics metrics, RequestIds ids, FailureInjector failures, BooleanSupplier closing) {
-        this.config = config;
-        this.tokenizer = tokenizer;
-        this.reader = new RequestReader(tokenizer);
-        this.models = models;
-        this.driver = driver;
-        this.metrics = metrics;
-        this.ids = ids;
-        this.failures = failures;
-        this.closing = closing;
-        this.wordIds = tokenizer.vocabularyWordIds();
+    CompletionHandler(PodServices pod) {
+        this.pod = pod;
+        this.reader = new RequestReader(pod.tokenizer());
+        this.wordIds = pod.tokenizer().vocabularyWordIds();
     }
 
     /** A validated request and the engine requests that answer it, in choice order. */
@@ -70,57 +51,51 @@ final class CompletionHandler {
     }
 
     void handle(ServerRequest req, ServerResponse res, ApiKind api) {
-        Optional<String> forced = req.headers().first(HeaderNames.create(FailureInjector.HEADER));
-        if (forced.isPresent()) {
-            SimPod.sendError(res, FailureInjector.forced(forced.get()));
+        if (pod.forcedFailure(req, res)) {
             return;
         }
         Plan plan;
         try {
-            CompletionRequest request = reader.read(api, RequestBodies.read(req, config.maxRequestBodyBytes()));
-            ServedModels.Adapter lora = models.resolve(request.model());
-            Optional<OpenAiError> failure = failures.draw();
-            if (failure.isPresent()) {
-                SimPod.sendError(res, failure.get());
+            CompletionRequest request = reader.read(api, RequestBodies.read(req, pod.config().maxRequestBodyBytes()));
+            ServedModels.Adapter lora = pod.models().resolve(request.model());
+            int[] maxTokens = maxTokens(request);
+            if (pod.drawnFailure(res)) {
                 return;
             }
-            plan = plan(request, lora);
+            plan = plan(request, lora, maxTokens);
         } catch (RequestFormatException e) {
             SimPod.sendError(res, e.error());
             return;
         }
         CompletionRequest request = plan.request();
-        ResponseJson json = new ResponseJson(request.chat(), plan.id(), config.wallClock().instant().getEpochSecond(),
-                request.model(), config.enablePromptTokensDetails());
+        ResponseJson json = new ResponseJson(request.chat(), plan.id(),
+                pod.config().wallClock().instant().getEpochSecond(), request.model(),
+                pod.config().enablePromptTokensDetails());
         ChoiceQueue queue = new ChoiceQueue();
-        List<RequestHandle> handles = new ArrayList<>(plan.choices().size());
-        long submitted = driver.nanoTime();
-        try {
-            PodMetrics.Choices parent = null;
-            for (int i = 0; i < plan.choices().size(); i++) {
-                SimRequest choice = plan.choices().get(i);
-                // choices come prompt by prompt, n each; vLLM makes each prompt of a batch a request of its own
-                if (i % request.n() == 0) {
-                    parent = metrics.choices(request.n());
+        try (EngineCalls calls = pod.calls()) {
+            try {
+                PodMetrics.Choices parent = null;
+                for (int i = 0; i < plan.choices().size(); i++) {
+                    SimRequest choice = plan.choices().get(i);
+                    // choices come prompt by prompt, n each; vLLM makes each prompt of a batch a request of its own
+                    if (i % request.n() == 0) {
+                        parent = pod.metrics().choices(request.n());
+                    }
+                    calls.submit(choice, pod.metrics().observe(queue.observer(i), calls.submittedNanos(),
+                            choice.maxTokens(), parent));
                 }
-                handles.add(driver.submit(choice, submitted, metrics.observe(queue.observer(i), submitted,
-                        choice.maxTokens(), parent)));
+            } catch (IllegalArgumentException e) {
+                calls.close();
+                SimPod.sendError(res, OpenAiError.badRequest(e.getMessage(), null));
+                return;
             }
-        } catch (IllegalArgumentException e) {
-            handles.forEach(driver::abort);
-            SimPod.sendError(res, OpenAiError.badRequest(e.getMessage(), null));
-            return;
-        }
-        boolean finished = false;
-        try {
-            finished = request.stream() ? stream(res, request, json, queue, handles.size())
-                    : respond(res, request, json, queue, handles.size());
+            int choices = plan.choices().size();
+            if (request.stream() ? stream(res, request, json, queue, choices)
+                    : respond(res, request, json, queue, choices)) {
+                calls.finished();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } finally {
-            if (!finished) {
-                handles.forEach(driver::abort);
-            }
         }
     }
 
@@ -134,7 +109,7 @@ final class CompletionHandler {
         boolean started = false;
         try (OutputStream out = res.outputStream()) {
             for (int remaining = choices; remaining > 0; ) {
-                ChoiceQueue.Event event = queue.next(closing);
+                ChoiceQueue.Event event = queue.next(pod.closing());
                 if (!started && request.chat()) {
                     // vLLM opens every choice with its role as soon as the first output arrives.
                     for (int i = 0; i < choices; i++) {
@@ -178,7 +153,7 @@ final class CompletionHandler {
         ResponseJson.Choice[] done = new ResponseJson.Choice[choices];
         UsageTotals totals = new UsageTotals(request, choices);
         for (int remaining = choices; remaining > 0; ) {
-            ChoiceQueue.Event event = queue.next(closing);
+            ChoiceQueue.Event event = queue.next(pod.closing());
             int i = event.choice();
             if (texts[i] == null) {
                 texts[i] = new StringBuilder();
@@ -200,13 +175,23 @@ final class CompletionHandler {
         return true;
     }
 
-    private Plan plan(CompletionRequest request, ServedModels.Adapter lora) throws RequestFormatException {
+    /** Each prompt's {@code max_tokens}, validated as vLLM validates it. */
+    private int[] maxTokens(CompletionRequest request) throws RequestFormatException {
+        int[] maxTokens = new int[request.prompts().size()];
+        for (int p = 0; p < maxTokens.length; p++) {
+            maxTokens[p] = maxTokens(request, request.prompts().get(p).length, pod.config().engine().maxModelLen());
+        }
+        return maxTokens;
+    }
+
+    private Plan plan(CompletionRequest request, ServedModels.Adapter lora, int[] maxTokens) {
         boolean chat = request.chat();
-        String id = ids.next(chat ? "chatcmpl-" : "cmpl-");
+        String id = pod.ids().next(chat ? "chatcmpl-" : "cmpl-");
+        SimTokenizer tokenizer = pod.tokenizer();
+        SimPodConfig config = pod.config();
         List<SimRequest> choices = new ArrayList<>(request.prompts().size() * request.n());
         for (int p = 0; p < request.prompts().size(); p++) {
             int[] prompt = request.prompts().get(p);
-            int maxTokens = maxTokens(request, prompt.length, config.engine().maxModelLen());
             int[] echo = config.mode() == OutputMode.ECHO ? request.echo(p, tokenizer) : null;
             for (int c = 0; c < request.n(); c++) {
                 int index = p * request.n() + c;
@@ -215,7 +200,7 @@ final class CompletionHandler {
                     case RANDOM -> new RandomTokens(wordIds, tokenizer.eosTokenId(),
                             request.ignoreEos() ? 0 : config.eosProbability());
                 };
-                choices.add(new SimRequest(id + "-" + index, prompt, maxTokens, request.ignoreEos(),
+                choices.add(new SimRequest(id + "-" + index, prompt, maxTokens[p], request.ignoreEos(),
                         lora == null ? null : lora.name(), lora == null ? 0 : lora.id(), request.cacheSalt(),
                         output));
             }
@@ -251,7 +236,7 @@ final class CompletionHandler {
     private Detokenizer[] detokenizers(int n) {
         Detokenizer[] d = new Detokenizer[n];
         for (int i = 0; i < n; i++) {
-            d[i] = tokenizer.detokenizer();
+            d[i] = pod.tokenizer().detokenizer();
         }
         return d;
     }

@@ -6,10 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.homing.protocol.openai.OpenAiError;
 import dev.homing.protocol.openai.RequestFormatException;
 import dev.homing.sim.engine.FinishReason;
-import dev.homing.sim.engine.RealTimeEngineDriver;
-import dev.homing.sim.engine.RequestHandle;
 import dev.homing.sim.engine.SimRequest;
-import dev.homing.sim.tokenizer.SimTokenizer;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -18,12 +15,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Optional;
 import java.util.SplittableRandom;
-import java.util.function.BooleanSupplier;
 
 /**
  * vLLM's {@code POST /v1/embeddings}: one pooling request per input ({@code input} as a string, strings, token ids or
@@ -41,31 +35,16 @@ final class EmbeddingsHandler {
     static final int DIMENSIONS = 896;
     private static final JsonFactory JSON = new JsonFactory();
 
-    private final SimPodConfig config;
+    private final PodServices pod;
     private final RequestReader reader;
-    private final ServedModels models;
-    private final RealTimeEngineDriver driver;
-    private final PodMetrics metrics;
-    private final RequestIds ids;
-    private final FailureInjector failures;
-    private final BooleanSupplier closing;
 
-    EmbeddingsHandler(SimPodConfig config, SimTokenizer tokenizer, ServedModels models, RealTimeEngineDriver driver,
-            PodMetrics metrics, RequestIds ids, FailureInjector failures, BooleanSupplier closing) {
-        this.config = config;
-        this.reader = new RequestReader(tokenizer);
-        this.models = models;
-        this.driver = driver;
-        this.metrics = metrics;
-        this.ids = ids;
-        this.failures = failures;
-        this.closing = closing;
+    EmbeddingsHandler(PodServices pod) {
+        this.pod = pod;
+        this.reader = new RequestReader(pod.tokenizer());
     }
 
     void handle(ServerRequest req, ServerResponse res) {
-        Optional<String> forced = req.headers().first(HeaderNames.create(FailureInjector.HEADER));
-        if (forced.isPresent()) {
-            SimPod.sendError(res, FailureInjector.forced(forced.get()));
+        if (pod.forcedFailure(req, res)) {
             return;
         }
         String model;
@@ -74,9 +53,9 @@ final class EmbeddingsHandler {
         boolean base64;
         String cacheSalt;
         try {
-            JsonNode root = RequestReader.object(RequestBodies.read(req, config.maxRequestBodyBytes()));
+            JsonNode root = RequestReader.object(RequestBodies.read(req, pod.config().maxRequestBodyBytes()));
             model = RequestReader.string(root, "model", true);
-            lora = models.resolve(model);
+            lora = pod.models().resolve(model);
             base64 = encoding(root);
             JsonNode dimensions = root.get("dimensions");
             if (dimensions != null && !dimensions.isNull()) {
@@ -96,7 +75,7 @@ final class EmbeddingsHandler {
                 throw RequestFormatException.badRequest("This simulator embeds at most " + RequestReader.MAX_CHOICES
                         + " inputs per request; got " + inputs.size() + ".", "input");
             }
-            int maxLen = config.engine().maxModelLen();
+            int maxLen = pod.config().engine().maxModelLen();
             for (int[] input : inputs) {
                 if (input.length > maxLen) {
                     throw RequestFormatException.badRequest("This model's maximum context length is " + maxLen
@@ -104,35 +83,30 @@ final class EmbeddingsHandler {
                             + "embedding generation. Please reduce the length of the input.", "input");
                 }
             }
-            Optional<OpenAiError> failure = failures.draw();
-            if (failure.isPresent()) {
-                SimPod.sendError(res, failure.get());
+            if (pod.drawnFailure(res)) {
                 return;
             }
         } catch (RequestFormatException e) {
             SimPod.sendError(res, e.error());
             return;
         }
-        String id = ids.next("embd-");
+        String id = pod.ids().next("embd-");
         ChoiceQueue queue = new ChoiceQueue();
-        List<RequestHandle> handles = new ArrayList<>(inputs.size());
-        long submitted = driver.nanoTime();
-        try {
-            for (int i = 0; i < inputs.size(); i++) {
-                SimRequest r = SimRequest.pooling(id + "-" + i, inputs.get(i), lora == null ? null : lora.name(),
-                        lora == null ? 0 : lora.id(), cacheSalt);
-                handles.add(driver.submit(r, submitted, metrics.observe(queue.observer(i), submitted, 0,
-                        metrics.choices(1))));
+        try (EngineCalls calls = pod.calls()) {
+            try {
+                for (int i = 0; i < inputs.size(); i++) {
+                    SimRequest r = SimRequest.pooling(id + "-" + i, inputs.get(i), lora == null ? null : lora.name(),
+                            lora == null ? 0 : lora.id(), cacheSalt);
+                    calls.submit(r, pod.metrics().observe(queue.observer(i), calls.submittedNanos(), 0,
+                            pod.metrics().choices(1)));
+                }
+            } catch (IllegalArgumentException e) {
+                calls.close();
+                SimPod.sendError(res, OpenAiError.badRequest(e.getMessage(), null));
+                return;
             }
-        } catch (IllegalArgumentException e) {
-            handles.forEach(driver::abort);
-            SimPod.sendError(res, OpenAiError.badRequest(e.getMessage(), null));
-            return;
-        }
-        boolean done = false;
-        try {
             for (int remaining = inputs.size(); remaining > 0; ) {
-                if (queue.next(closing) instanceof ChoiceQueue.Finished f) {
+                if (queue.next(pod.closing()) instanceof ChoiceQueue.Finished f) {
                     if (f.reason() == FinishReason.ABORT) {
                         SimPod.sendError(res, OpenAiError.internal("The embedding request was aborted."));
                         return;
@@ -140,14 +114,10 @@ final class EmbeddingsHandler {
                     remaining--;
                 }
             }
-            done = true;
+            calls.finished();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;
-        } finally {
-            if (!done) {
-                handles.forEach(driver::abort);
-            }
         }
         res.header(HeaderNames.CONTENT_TYPE, "application/json");
         res.send(body(id, model, inputs, base64));
@@ -172,7 +142,7 @@ final class EmbeddingsHandler {
             g.writeStartObject();
             g.writeStringField("id", id);
             g.writeStringField("object", "list");
-            g.writeNumberField("created", config.wallClock().instant().getEpochSecond());
+            g.writeNumberField("created", pod.config().wallClock().instant().getEpochSecond());
             g.writeStringField("model", model);
             g.writeArrayFieldStart("data");
             for (int i = 0; i < inputs.size(); i++) {

@@ -1,6 +1,8 @@
 package dev.homing.sim.http;
 
 import dev.homing.protocol.openai.OpenAiError;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.ServerRequest;
 import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
@@ -28,6 +30,11 @@ final class FailureInjector {
         this.types = types.isEmpty() ? List.of(FailureType.values()) : List.copyOf(types);
         this.model = model;
         this.rng = new SplittableRandom(seed ^ 0x5DEECE66DL);
+    }
+
+    /** The error the request's {@code X-Return-Error} header asks for, or empty when it has none. */
+    static Optional<OpenAiError> forced(ServerRequest req) {
+        return req.headers().first(HeaderNames.create(HEADER)).map(FailureInjector::forced);
     }
 
     /** The error an {@code X-Return-Error} header value asks for; a value that is not an error status is a 400. */

@@ -1,11 +1,8 @@
 package dev.homing.sim.http;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.homing.sim.engine.FinishReason;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -15,7 +12,6 @@ import java.util.List;
  */
 final class ResponseJson {
 
-    private static final JsonFactory JSON = new JsonFactory();
     private static final byte[] DATA = "data: ".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] END = "\n\n".getBytes(StandardCharsets.US_ASCII);
     static final byte[] DONE = "data: [DONE]\n\n".getBytes(StandardCharsets.US_ASCII);
@@ -193,31 +189,11 @@ final class ResponseJson {
         g.writeEndObject();
     }
 
-    private interface Fields {
-        void write(JsonGenerator g) throws IOException;
+    private static byte[] sse(JsonBytes.Fields fields) {
+        return JsonBytes.framed(DATA, fields, END);
     }
 
-    private static byte[] sse(Fields fields) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-        out.writeBytes(DATA);
-        write(out, fields);
-        out.writeBytes(END);
-        return out.toByteArray();
-    }
-
-    private static byte[] json(Fields fields) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(512);
-        write(out, fields);
-        return out.toByteArray();
-    }
-
-    private static void write(ByteArrayOutputStream out, Fields fields) {
-        try (JsonGenerator g = JSON.createGenerator(out)) {
-            g.writeStartObject();
-            fields.write(g);
-            g.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    private static byte[] json(JsonBytes.Fields fields) {
+        return JsonBytes.object(fields);
     }
 }

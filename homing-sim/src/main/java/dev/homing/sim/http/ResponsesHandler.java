@@ -5,8 +5,6 @@ import dev.homing.protocol.openai.RequestFormatException;
 import dev.homing.sim.engine.EchoTokens;
 import dev.homing.sim.engine.OutputModel;
 import dev.homing.sim.engine.RandomTokens;
-import dev.homing.sim.engine.RealTimeEngineDriver;
-import dev.homing.sim.engine.RequestHandle;
 import dev.homing.sim.engine.SimRequest;
 import dev.homing.sim.tokenizer.ChatMessage;
 import dev.homing.sim.tokenizer.Detokenizer;
@@ -20,8 +18,6 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.function.BooleanSupplier;
 
 /**
  * vLLM's Responses API: {@code POST /v1/responses} (one engine request, answered as a {@code ResponsesResponse} or
@@ -39,29 +35,15 @@ final class ResponsesHandler {
 
     private static final System.Logger LOG = System.getLogger(ResponsesHandler.class.getName());
 
-    private final SimPodConfig config;
-    private final SimTokenizer tokenizer;
-    private final ServedModels models;
-    private final RealTimeEngineDriver driver;
-    private final PodMetrics metrics;
-    private final RequestIds ids;
-    private final FailureInjector failures;
-    private final BooleanSupplier closing;
+    private final PodServices pod;
     private final ResponseStore store;
     private final int[] wordIds;
 
-    ResponsesHandler(SimPodConfig config, SimTokenizer tokenizer, ServedModels models, RealTimeEngineDriver driver,
-            PodMetrics metrics, RequestIds ids, FailureInjector failures, BooleanSupplier closing) {
-        this.config = config;
-        this.tokenizer = tokenizer;
-        this.models = models;
-        this.driver = driver;
-        this.metrics = metrics;
-        this.ids = ids;
-        this.failures = failures;
-        this.closing = closing;
-        this.store = new ResponseStore(config.responsesStoreCapacity());
-        this.wordIds = tokenizer.vocabularyWordIds();
+    /** @param store where this pod keeps the responses it made ({@code store}), for follow-ups and retrieval */
+    ResponsesHandler(PodServices pod, ResponseStore store) {
+        this.pod = pod;
+        this.store = store;
+        this.wordIds = pod.tokenizer().vocabularyWordIds();
     }
 
     /** What one response is made from. */
@@ -70,20 +52,17 @@ final class ResponsesHandler {
     }
 
     void create(ServerRequest req, ServerResponse res) {
-        Optional<String> forced = req.headers().first(HeaderNames.create(FailureInjector.HEADER));
-        if (forced.isPresent()) {
-            SimPod.sendError(res, FailureInjector.forced(forced.get()));
+        if (pod.forcedFailure(req, res)) {
             return;
         }
         Plan plan;
         ServedModels.Adapter lora;
         try {
-            ResponsesRequest request = ResponsesRequest.read(RequestBodies.read(req, config.maxRequestBodyBytes()));
-            lora = models.resolve(request.model());
+            ResponsesRequest request = ResponsesRequest.read(RequestBodies.read(req,
+                    pod.config().maxRequestBodyBytes()));
+            lora = pod.models().resolve(request.model());
             plan = plan(request);
-            Optional<OpenAiError> failure = failures.draw();
-            if (failure.isPresent()) {
-                SimPod.sendError(res, failure.get());
+            if (pod.drawnFailure(res)) {
                 return;
             }
         } catch (RequestFormatException e) {
@@ -91,9 +70,11 @@ final class ResponsesHandler {
             return;
         }
         ResponsesRequest request = plan.request();
-        String id = ids.next("resp_");
-        ResponsesJson json = new ResponsesJson(id, ids.next("msg_"), config.wallClock().instant().getEpochSecond(),
-                request.model(), request, plan.maxTokens());
+        SimPodConfig config = pod.config();
+        SimTokenizer tokenizer = pod.tokenizer();
+        String id = pod.ids().next("resp_");
+        ResponsesJson json = new ResponsesJson(id, pod.ids().next("msg_"),
+                config.wallClock().instant().getEpochSecond(), request.model(), request, plan.maxTokens());
         OutputModel output = switch (config.mode()) {
             case ECHO -> new EchoTokens(tokenizer.encode(lastUserText(plan.messages())), tokenizer.eosTokenId(),
                     request.ignoreEos());
@@ -103,29 +84,19 @@ final class ResponsesHandler {
         SimRequest engineRequest = new SimRequest(id, plan.prompt(), plan.maxTokens(), request.ignoreEos(),
                 lora == null ? null : lora.name(), lora == null ? 0 : lora.id(), request.cacheSalt(), output);
         ChoiceQueue queue = new ChoiceQueue();
-        long submitted = driver.nanoTime();
-        RequestHandle handle;
-        try {
-            handle = driver.submit(engineRequest, submitted, metrics.observe(queue.observer(0), submitted,
-                    plan.maxTokens(), metrics.choices(1)));
-        } catch (IllegalArgumentException e) {
-            SimPod.sendError(res, OpenAiError.badRequest(e.getMessage(), "input"));
-            return;
-        }
-        boolean finished = false;
-        try {
-            ResponseStore.Stored stored = request.stream() ? stream(res, json, queue, id, plan)
-                    : respond(res, json, queue, id, plan);
-            finished = stored != null;
-            if (stored != null && plan.store()) {
-                store.put(stored);
+        try (EngineCalls calls = pod.calls()) {
+            try {
+                calls.submit(engineRequest, pod.metrics().observe(queue.observer(0), calls.submittedNanos(),
+                        plan.maxTokens(), pod.metrics().choices(1)));
+            } catch (IllegalArgumentException e) {
+                SimPod.sendError(res, OpenAiError.badRequest(e.getMessage(), "input"));
+                return;
+            }
+            if (request.stream() ? stream(res, json, queue, id, plan) : respond(res, json, queue, id, plan)) {
+                calls.finished();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } finally {
-            if (!finished) {
-                driver.abort(handle);
-            }
         }
     }
 
@@ -172,8 +143,9 @@ final class ResponsesHandler {
             messages.add(new ChatMessage("assistant", previous.output()));
         }
         messages.addAll(request.input());
+        SimTokenizer tokenizer = pod.tokenizer();
         int[] prompt = tokenizer.encode(tokenizer.applyChatTemplate(messages, true));
-        int maxLen = config.engine().maxModelLen();
+        int maxLen = pod.config().engine().maxModelLen();
         if (prompt.length >= maxLen) {
             throw new RequestFormatException(new OpenAiError(400, "invalid_request_error", "The engine prompt length "
                     + prompt.length + " exceeds the max_model_len " + maxLen + ". Please reduce prompt.", "input"));
@@ -198,12 +170,15 @@ final class ResponsesHandler {
         return stored;
     }
 
-    /** Streams the events; the stored response once the engine finished, null if the client went away first. */
-    private ResponseStore.Stored stream(ServerResponse res, ResponsesJson json, ChoiceQueue queue, String id,
-            Plan plan) throws InterruptedException {
+    /**
+     * Streams the events; true once the engine finished, false if the client went away first. The response is stored
+     * before {@code response.completed} is sent, as vLLM stores it, so a client that has that event can name it.
+     */
+    private boolean stream(ServerResponse res, ResponsesJson json, ChoiceQueue queue, String id, Plan plan)
+            throws InterruptedException {
         res.status(Status.OK_200);
         res.header(HeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8");
-        Detokenizer detokenizer = tokenizer.detokenizer();
+        Detokenizer detokenizer = pod.tokenizer().detokenizer();
         StringBuilder text = new StringBuilder();
         try (OutputStream out = res.outputStream()) {
             // vLLM announces the response at once, before the engine has produced anything
@@ -211,7 +186,7 @@ final class ResponsesHandler {
             send(out, json.inProgress());
             boolean started = false;
             while (true) {
-                ChoiceQueue.Event event = queue.next(closing);
+                ChoiceQueue.Event event = queue.next(pod.closing());
                 if (!started) {
                     send(out, json.itemAdded());
                     send(out, json.partAdded());
@@ -225,7 +200,7 @@ final class ResponsesHandler {
                     }
                 } else if (event instanceof ChoiceQueue.Finished done) {
                     if (done.reason() == dev.homing.sim.engine.FinishReason.ABORT) {
-                        return null;
+                        return false;
                     }
                     String piece = (done.lastToken() >= 0 ? detokenizer.append(done.lastToken()) : "")
                             + detokenizer.finish();
@@ -238,27 +213,29 @@ final class ResponsesHandler {
                     send(out, json.textDone(all));
                     send(out, json.partDone(all));
                     send(out, json.itemDone(all));
+                    keep(plan, new ResponseStore.Stored(id, json.response(all, done.reason(), usage), plan.messages(),
+                            all));
                     send(out, json.completed(all, done.reason(), usage));
-                    return new ResponseStore.Stored(id, json.response(all, done.reason(), usage), plan.messages(),
-                            all);
+                    return true;
                 }
             }
         } catch (IOException | UncheckedIOException e) {
             LOG.log(System.Logger.Level.DEBUG, "client went away mid-stream", e);
-            return null;
+            return false;
         } catch (RuntimeException e) {
             // Helidon reports a closed connection with its own unchecked exceptions.
             LOG.log(System.Logger.Level.DEBUG, "stream ended by the connection", e);
-            return null;
+            return false;
         }
     }
 
-    private ResponseStore.Stored respond(ServerResponse res, ResponsesJson json, ChoiceQueue queue, String id,
-            Plan plan) throws InterruptedException {
-        Detokenizer detokenizer = tokenizer.detokenizer();
+    /** Answers the whole response, stored first as vLLM stores it before returning it. */
+    private boolean respond(ServerResponse res, ResponsesJson json, ChoiceQueue queue, String id, Plan plan)
+            throws InterruptedException {
+        Detokenizer detokenizer = pod.tokenizer().detokenizer();
         StringBuilder text = new StringBuilder();
         while (true) {
-            ChoiceQueue.Event event = queue.next(closing);
+            ChoiceQueue.Event event = queue.next(pod.closing());
             if (event instanceof ChoiceQueue.Token token) {
                 text.append(detokenizer.append(token.id()));
             } else if (event instanceof ChoiceQueue.Finished done) {
@@ -268,15 +245,22 @@ final class ResponsesHandler {
                 text.append(detokenizer.finish());
                 String all = text.toString();
                 byte[] body = json.response(all, done.reason(), totals(plan, done));
+                keep(plan, new ResponseStore.Stored(id, body, plan.messages(), all));
                 res.header(HeaderNames.CONTENT_TYPE, "application/json");
                 res.send(body);
-                return new ResponseStore.Stored(id, body, plan.messages(), all);
+                return true;
             }
         }
     }
 
+    private void keep(Plan plan, ResponseStore.Stored response) {
+        if (plan.store()) {
+            store.put(response);
+        }
+    }
+
     private ResponsesJson.Totals totals(Plan plan, ChoiceQueue.Finished done) {
-        int cached = config.enablePromptTokensDetails() ? done.usage().cachedTokens() : 0;
+        int cached = pod.config().enablePromptTokensDetails() ? done.usage().cachedTokens() : 0;
         return new ResponsesJson.Totals(plan.prompt().length, done.usage().completionTokens(), cached);
     }
 

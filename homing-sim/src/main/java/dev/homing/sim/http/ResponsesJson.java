@@ -1,13 +1,9 @@
 package dev.homing.sim.http;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.homing.sim.engine.FinishReason;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -22,7 +18,7 @@ import java.nio.charset.StandardCharsets;
  */
 final class ResponsesJson {
 
-    private static final JsonFactory JSON = new JsonFactory(new ObjectMapper());
+    private static final byte[] END = "\n\n".getBytes(StandardCharsets.US_ASCII);
 
     /** What {@code usage} reports: vLLM's {@code ResponseUsage}. */
     record Totals(int inputTokens, int outputTokens, int cachedTokens) {
@@ -240,37 +236,17 @@ final class ResponsesJson {
         }
     }
 
-    private interface Fields {
-        void write(JsonGenerator g) throws IOException;
-    }
-
     /** {@code event: <type>} and its {@code data:} line, the event's fields then its sequence number and type. */
-    private byte[] event(String type, Fields fields) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(512);
-        out.writeBytes(("event: " + type + "\ndata: ").getBytes(StandardCharsets.US_ASCII));
+    private byte[] event(String type, JsonBytes.Fields fields) {
         int n = sequence++;
-        write(out, g -> {
-            g.writeStartObject();
+        return JsonBytes.framed(("event: " + type + "\ndata: ").getBytes(StandardCharsets.US_ASCII), g -> {
             fields.write(g);
             g.writeNumberField("sequence_number", n);
             g.writeStringField("type", type);
-            g.writeEndObject();
-        });
-        out.writeBytes("\n\n".getBytes(StandardCharsets.US_ASCII));
-        return out.toByteArray();
+        }, END);
     }
 
-    private static byte[] json(Fields fields) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
-        write(out, fields);
-        return out.toByteArray();
-    }
-
-    private static void write(ByteArrayOutputStream out, Fields fields) {
-        try (JsonGenerator g = JSON.createGenerator(out)) {
-            fields.write(g);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    private static byte[] json(JsonBytes.Fields value) {
+        return JsonBytes.value(value);
     }
 }

@@ -2,15 +2,12 @@ package dev.homing.sim.http;
 
 import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.OpenAiError;
-import dev.homing.sim.engine.Engine;
-import dev.homing.sim.engine.EngineConfig;
 import dev.homing.sim.engine.EngineStats;
 import dev.homing.sim.engine.KvEventSink;
 import dev.homing.sim.engine.RealTimeEngineDriver;
 import dev.homing.sim.kvevents.KvEventsConfig;
 import dev.homing.sim.kvevents.StepBatcher;
 import dev.homing.sim.kvevents.ZmqEventPublisher;
-import dev.homing.sim.tokenizer.SimTokenizer;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
 import io.helidon.http.Status;
@@ -20,14 +17,11 @@ import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One simulated vLLM pod: an {@link Engine} in real time behind vLLM's OpenAI-compatible HTTP surface, publishing
@@ -77,8 +71,6 @@ public final class SimPod implements AutoCloseable {
     }
 
     public static SimPod start(SimPodConfig config) {
-        SimTokenizer tokenizer = SimTokenizer.builtin();
-        ServedModels models = new ServedModels(config.servedModelNames(), config.loraEnabled(), config.loraModules());
         ZmqEventPublisher publisher = null;
         StepBatcher batcher = null;
         KvEventsConfig events = config.kvEvents();
@@ -86,28 +78,24 @@ public final class SimPod implements AutoCloseable {
             publisher = ZmqEventPublisher.start(events, "homing-sim-kv-events-" + config.podName());
             batcher = new StepBatcher(events, config.wallClock(), publisher);
         }
-        AtomicReference<RealTimeEngineDriver> driverRef = new AtomicReference<>();
-        PodMetrics metrics = new PodMetrics(config.modelName(), config.engine(), cacheConfig(config),
-                config.wallClock(), () -> driverRef.get().stats());
-        Engine engine = new Engine(config.engine(), batcher == null ? KvEventSink.NONE : batcher, metrics.steps(),
-                new SplittableRandom(config.seed()));
-        RealTimeEngineDriver driver = new RealTimeEngineDriver(engine, config.nanoTime(),
-                "homing-sim-engine-" + config.podName()).start();
-        driverRef.set(driver);
-        RequestIds ids = new RequestIds(config.seed());
         AtomicBoolean closing = new AtomicBoolean();
-        FailureInjector failures = new FailureInjector(config.failureInjectionRate(), config.failureTypes(),
-                config.modelName(), config.seed());
-        CompletionHandler completions = new CompletionHandler(config, tokenizer, models, driver, metrics, ids, failures,
-                closing::get);
-        ResponsesHandler responses = new ResponsesHandler(config, tokenizer, models, driver, metrics, ids, failures,
-                closing::get);
-        EmbeddingsHandler embeddings = new EmbeddingsHandler(config, tokenizer, models, driver, metrics, ids, failures,
-                closing::get);
+        PodServices pod;
+        try {
+            pod = PodServices.start(config, batcher == null ? KvEventSink.NONE : batcher, closing::get);
+        } catch (RuntimeException e) {
+            closeQuietly(publisher);
+            throw e;
+        }
+        RealTimeEngineDriver driver = pod.driver();
+        CompletionHandler completions = new CompletionHandler(pod);
+        ResponsesHandler responses = new ResponsesHandler(pod, new ResponseStore(config.responsesStoreCapacity()));
+        EmbeddingsHandler embeddings = new EmbeddingsHandler(pod);
         int maxLen = config.engine().maxModelLen();
-        TokenizeHandler tokenize = new TokenizeHandler(tokenizer, models, maxLen, config.maxRequestBodyBytes());
-        RenderHandler render = new RenderHandler(tokenizer, models, ids, maxLen, config.maxRequestBodyBytes());
-        LoraHandler lora = new LoraHandler(models, config.maxRequestBodyBytes());
+        TokenizeHandler tokenize = new TokenizeHandler(pod.tokenizer(), pod.models(), maxLen,
+                config.maxRequestBodyBytes());
+        RenderHandler render = new RenderHandler(pod.tokenizer(), pod.models(), pod.ids(), maxLen,
+                config.maxRequestBodyBytes());
+        LoraHandler lora = new LoraHandler(pod.models(), config.maxRequestBodyBytes());
         RecentHeaders recentHeaders = new RecentHeaders();
         WebServer server;
         try {
@@ -116,8 +104,8 @@ public final class SimPod implements AutoCloseable {
                     .port(config.port())
                     .shutdownGracePeriod(Duration.ofMillis(500))
                     .shutdownHook(false)
-                    .routing(r -> routes(r, config, driver, metrics, ids, models, completions, responses, embeddings,
-                            tokenize, render, lora, recentHeaders))
+                    .routing(r -> routes(r, pod, completions, responses, embeddings, tokenize, render, lora,
+                            recentHeaders))
                     .build()
                     .start();
         } catch (RuntimeException e) {
@@ -134,31 +122,10 @@ public final class SimPod implements AutoCloseable {
         return new SimPod(config, driver, server, closing, publisher, batcher, recentHeaders);
     }
 
-    /** vLLM's {@code CacheConfig} as {@code vllm:cache_config_info} labels, in its field order. */
-    private static Map<String, String> cacheConfig(SimPodConfig config) {
-        EngineConfig e = config.engine();
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("block_size", Integer.toString(e.blockSize()));
-        m.put("gpu_memory_utilization", "0.9");
-        m.put("swap_space", "4");
-        m.put("cache_dtype", "auto");
-        m.put("is_attention_free", "False");
-        m.put("num_gpu_blocks_override", config.numGpuBlocksOverride() == null ? "None"
-                : Integer.toString(config.numGpuBlocksOverride()));
-        m.put("sliding_window", "None");
-        m.put("enable_prefix_caching", "True");
-        m.put("prefix_caching_hash_algo", "sha256_cbor");
-        m.put("cpu_offload_gb", "0");
-        m.put("calculate_kv_scales", "False");
-        m.put("num_gpu_blocks", Integer.toString(e.numGpuBlocks()));
-        m.put("num_cpu_blocks", "None");
-        return m;
-    }
-
-    private static void routes(HttpRouting.Builder r, SimPodConfig config, RealTimeEngineDriver driver,
-            PodMetrics metrics, RequestIds ids, ServedModels models, CompletionHandler completions,
+    private static void routes(HttpRouting.Builder r, PodServices pod, CompletionHandler completions,
             ResponsesHandler responses, EmbeddingsHandler embeddings, TokenizeHandler tokenize, RenderHandler render,
             LoraHandler lora, RecentHeaders recentHeaders) {
+        SimPodConfig config = pod.config();
         r.addFilter((chain, req, res) -> {
             res.header(POD_HEADER, config.podName());
             chain.proceed();
@@ -187,7 +154,7 @@ public final class SimPod implements AutoCloseable {
         route(r, known, Method.GET, "/v1/models", (req, res) -> {
             res.header(HeaderNames.CONTENT_TYPE, "application/json");
             res.send(ResponseJson.models(config.servedModelNames(), config.model(), config.engine().maxModelLen(),
-                    models.adapters(), config.wallClock().instant().getEpochSecond(), ids));
+                    pod.models().adapters(), config.wallClock().instant().getEpochSecond(), pod.ids()));
         });
         route(r, known, Method.GET, "/health", (req, res) -> res.send(EMPTY));
         route(r, known, Method.GET, "/ping", (req, res) -> res.send(EMPTY));
@@ -198,10 +165,10 @@ public final class SimPod implements AutoCloseable {
         });
         route(r, known, Method.GET, "/metrics", (req, res) -> {
             res.header(HeaderNames.CONTENT_TYPE, PodMetrics.contentType());
-            res.send(metrics.scrape());
+            res.send(pod.metrics().scrape());
         });
         route(r, known, Method.POST, "/reset_prefix_cache", (req, res) -> {
-            if (driver.resetPrefixCache()) {
+            if (pod.driver().resetPrefixCache()) {
                 res.send(EMPTY);
             } else {
                 sendError(res, OpenAiError.badRequest(

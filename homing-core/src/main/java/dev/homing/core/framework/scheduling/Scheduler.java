@@ -42,9 +42,21 @@ public final class Scheduler {
     }
 
     public SchedulingResult schedule(Cycle cycle, List<EndpointState> candidates) throws SchedulingException {
+        return schedule(cycle, candidates, null);
+    }
+
+    /**
+     * As {@link #schedule(Cycle, List)}, the primary profile choosing {@code pinned} (one of the candidates) alone,
+     * when not null: the other profiles run over every candidate. The handler names the primary profile
+     * ({@link ProfileHandler#primaryProfile}); when it cannot, every profile is held to {@code pinned}.
+     */
+    public SchedulingResult schedule(Cycle cycle, List<EndpointState> candidates, EndpointState pinned)
+            throws SchedulingException {
         if (candidates.isEmpty()) {
             throw SchedulingException.noEndpoints("no endpoints available");
         }
+        List<EndpointState> only = pinned == null ? null : List.of(pinned);
+        String primary = only == null ? null : handler.primaryProfile(profiles);
         Map<String, ProfileResult> results = new LinkedHashMap<>();
         Map<String, ProfileResult> view = Collections.unmodifiableMap(results);
         Set<String> ran = new HashSet<>();
@@ -62,7 +74,8 @@ public final class Scheduler {
             for (SchedulerProfile p : next) {
                 ran.add(p.name());
                 try {
-                    results.put(p.name(), p.run(cycle, candidates));
+                    boolean held = only != null && (primary == null || primary.equals(p.name()));
+                    results.put(p.name(), p.run(cycle, held ? only : candidates));
                 } catch (SchedulingException e) {
                     // As llm-d: a profile that finds nobody (a prefill stage, say) leaves no result; the handler
                     // decides what that means for the request.

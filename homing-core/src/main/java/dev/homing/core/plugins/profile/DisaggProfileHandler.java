@@ -200,6 +200,12 @@ public final class DisaggProfileHandler extends NamedPlugin implements ProfileHa
         return List.of();
     }
 
+    /** Decode: its result is always primary, whatever the other stages choose. */
+    @Override
+    public String primaryProfile(Map<String, SchedulerProfile> profiles) {
+        return decodeProfile;
+    }
+
     private Stages stages(Cycle cycle) {
         Stages stages = cycle.get(stagesKey);
         if (stages == null) {

@@ -71,8 +71,10 @@ public final class PromptBlockHasher {
         return hashes;
     }
 
+    /** A request naming no model (a conversation may not) is hashed as model "": it may go to any pod. */
     static long root(String model, String cacheSalt) {
-        String seed = cacheSalt == null ? model : model + '\u0000' + cacheSalt;
+        String m = model == null ? "" : model;
+        String seed = cacheSalt == null ? m : m + '\u0000' + cacheSalt;
         return XX.hashBytes(seed.getBytes(StandardCharsets.UTF_8));
     }
 }

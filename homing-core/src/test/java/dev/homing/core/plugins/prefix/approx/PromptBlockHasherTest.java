@@ -50,6 +50,15 @@ class PromptBlockHasherTest {
     }
 
     @Test
+    void aRequestNamingNoModelIsHashedAsTheEmptyModel() {
+        RoutingFields f = Requests.fromBody(ApiKind.CONVERSATIONS, "{\"items\":[{\"type\":\"message\",\"role\":"
+                + "\"user\",\"content\":\"a conversation that names no model at all\"}]}", Map.of()).fields();
+        long[] none = PromptBlockHasher.hash(f, null, 8, 10);
+        assertThat(none).isNotEmpty().isEqualTo(PromptBlockHasher.hash(f, "", 8, 10));
+        assertThat(PromptBlockHasher.hash(f, null, 8, 10)[0]).isNotEqualTo(PromptBlockHasher.hash(f, "m", 8, 10)[0]);
+    }
+
+    @Test
     void shortPromptsHaveNoBlocksAndLongOnesAreCapped() {
         assertThat(hash("abc", null, 8, 10)).isEmpty();
         assertThat(hash("aaaaaaaabbbbbbbbcccccccc", null, 8, 2)).hasSize(2);
