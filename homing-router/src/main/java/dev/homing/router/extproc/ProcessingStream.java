@@ -73,6 +73,7 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
     private UsageScanner usage;
     private boolean firstChunk = true;
     private boolean servedNoted;
+    private boolean observing = true; // false once watching the response failed: it is still echoed
 
     ProcessingStream(ExtProcContext ctx, ServerCallStreamObserver<ProcessingResponse> out) {
         this.ctx = ctx;
@@ -338,7 +339,7 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
         if (dispatch != null) {
             m.addSetHeaders(EnvoyHeaders.set(POD_HEADER, dispatch.target().name()));
             Map<String, String> extra = new HashMap<>();
-            dispatch.onHeaders(status, extra);
+            observe(() -> dispatch.onHeaders(status, extra));
             extra.forEach((k, v) -> m.addSetHeaders(EnvoyHeaders.set(k.toLowerCase(Locale.ROOT), v)));
         }
         out.onNext(Replies.responseHeaders(m.build()));
@@ -356,12 +357,16 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
                 ctx.metrics().firstToken(request.model(), request.targetModel(),
                         (ctx.ticker().nanos() - start) / 1e9);
             }
-            byte[] bytes = chunk.toByteArray();
-            if (usage == null) {
-                usage = new UsageScanner(false);
-            }
-            usage.accept(bytes, 0, bytes.length);
-            dispatch.onBodyChunk(bytes, 0, bytes.length);
+            observe(() -> {
+                byte[] bytes = chunk.toByteArray();
+                if (usage == null) {
+                    // The gateway skips the response headers: tell an event stream by its first bytes. A response id
+                    // found is a Responses API answer's (error bodies carry none), so it is learnt without a status.
+                    usage = new UsageScanner(eventStream(bytes), dispatch::answered);
+                }
+                usage.accept(bytes, 0, bytes.length);
+                dispatch.onBodyChunk(bytes, 0, bytes.length);
+            });
         }
         if (responseMode == BodySendMode.FULL_DUPLEX_STREAMED) {
             Replies.streamedBody(chunk, false, b.getEndOfStream(), out::onNext);
@@ -371,6 +376,33 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
         if (b.getEndOfStream()) {
             finish(Outcome.Cause.NATURAL);
         }
+    }
+
+    /**
+     * Watches the response (its usage, its id, the plugins' hooks) without putting it at risk: a failure there is
+     * logged once and watching stops, while the response goes on being echoed to the client.
+     */
+    private void observe(Runnable watch) {
+        if (!observing) {
+            return;
+        }
+        try {
+            watch.run();
+        } catch (RuntimeException e) {
+            observing = false;
+            LOG.log(System.Logger.Level.WARNING, "watching a response failed; it is passed on unwatched", e);
+        }
+    }
+
+    /** Whether a body starts as Server-Sent Events do ({@code data:}, {@code event:}, {@code id:} or a comment). */
+    static boolean eventStream(byte[] body) {
+        int i = 0;
+        while (i < body.length && (body[i] == ' ' || body[i] == '\n' || body[i] == '\r')) {
+            i++;
+        }
+        String head = new String(body, i, Math.min(6, body.length - i), java.nio.charset.StandardCharsets.US_ASCII);
+        return head.startsWith("data:") || head.startsWith("event:") || head.startsWith("id:")
+                || head.startsWith(":");
     }
 
     private void responseTrailers() {

@@ -383,6 +383,33 @@ class ExtProcIT {
     }
 
     @Test
+    void aResponseWhoseHeadersTheGatewaySkipsIsStillReadAsTheEventStreamItIs() {
+        String id = "resp_" + Long.toHexString(System.nanoTime()) + "skip";
+        String answered;
+        try (ExtProcCall s = ExtProcCall.open(channel)) {
+            String first = "{\"model\":\"" + TestCluster.MODEL + "\",\"stream\":true,\"input\":\"Remember 9.\"}";
+            sendRequest(s, "/v1/responses", first.getBytes(StandardCharsets.UTF_8), 1);
+            answered = setHeaders(s.next().getRequestHeaders().getResponse().getHeaderMutation())
+                    .get("x-gateway-destination-endpoint");
+            s.bodyUntilEnd(true);
+            // response_header_mode: SKIP: the event stream comes without its headers, its id in the first event
+            s.send(EnvoyMessages.responseBody("event: response.created\ndata: {\"type\":\"response.created\","
+                    + "\"response\":{\"id\":\"" + id + "\",\"object\":\"response\",\"status\":"
+                    + "\"in_progress\"}}\n\n", false));
+            s.next();
+        }
+        for (int i = 0; i < 4; i++) {
+            String next = "{\"model\":\"" + TestCluster.MODEL + "\",\"previous_response_id\":\"" + id
+                    + "\",\"input\":\"Unrelated question " + i + " to spread elsewhere\"}";
+            try (ExtProcCall s = ExtProcCall.open(channel)) {
+                sendRequest(s, "/v1/responses", next.getBytes(StandardCharsets.UTF_8), 1);
+                assertThat(setHeaders(s.next().getRequestHeaders().getResponse().getHeaderMutation())
+                        .get("x-gateway-destination-endpoint")).isEqualTo(answered);
+            }
+        }
+    }
+
+    @Test
     void aCancelledStreamReleasesItsLoad() {
         byte[] body = chat("cancel me").getBytes(StandardCharsets.UTF_8);
         try (ExtProcCall s = ExtProcCall.open(channel)) {
