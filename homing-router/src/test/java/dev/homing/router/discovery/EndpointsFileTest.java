@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.homing.core.config.ConfigException;
+import dev.homing.core.endpoint.EndpointLoad;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.endpoint.EndpointState;
 import java.nio.file.Files;
@@ -63,6 +64,29 @@ class EndpointsFileTest {
         assertThat(endpoints.reload(pool)).isEqualTo(EndpointsFile.Reload.APPLIED);
         assertThat(pool.snapshot().endpoints()).isEmpty();
         assertThat(endpoints.current()).isEmpty();
+    }
+
+    @Test
+    void anEndpointWhoseLabelsAloneChangeIsUpdatedInPlaceNotRemoved() throws Exception {
+        Path file = Files.writeString(dir.resolve("endpoints.yaml"), TWO);
+        EndpointsFile endpoints = EndpointsFile.load(file);
+        EndpointPool pool = new EndpointPool();
+        List<String> removed = new ArrayList<>();
+        pool.onRemoved(e -> removed.add(e.name()));
+        pool.setEndpoints(endpoints.current());
+        EndpointLoad load = pool.load("p");
+
+        Files.writeString(file, TWO.replace("llm-d.ai/role: prefill", "llm-d.ai/role: decode"));
+        assertThat(endpoints.reload(pool)).isEqualTo(EndpointsFile.Reload.APPLIED);
+        assertThat(removed).as("a relabelled endpoint keeps what was learnt about it").isEmpty();
+        assertThat(pool.snapshot().get("p").endpoint().label("llm-d.ai/role")).isEqualTo("decode");
+        assertThat(pool.load("p")).isSameAs(load);
+        assertThat(names(pool)).containsExactly("p", "d");
+
+        Files.writeString(file, TWO.replace("127.0.0.1:8001", "127.0.0.1:8011"));
+        assertThat(endpoints.reload(pool)).isEqualTo(EndpointsFile.Reload.APPLIED);
+        assertThat(removed).as("a new address is another pod").containsExactly("p");
+        assertThat(pool.snapshot().get("p").endpoint().address()).isEqualTo("127.0.0.1:8011");
     }
 
     private static List<String> names(EndpointPool pool) {
