@@ -103,6 +103,10 @@ public final class EndpointsYaml {
         if (name != null && name.isBlank()) {
             throw new ConfigException(source, keyLine(m, "name"), "'name' in " + what + " must not be empty");
         }
+        String nameProblem = name == null ? null : EndpointName.problem(name.strip());
+        if (nameProblem != null) {
+            throw new ConfigException(source, keyLine(m, "name"), what + ": " + nameProblem);
+        }
         return new Endpoint(name == null ? at.text() : name.strip(), at.host(), at.port(), labels(source, m, what));
     }
 
