@@ -34,6 +34,9 @@ class OptionErrorsTest {
         "p=127.0.0.1:8001;llm-d.ai/role                                                 | endpoint 'p=127.0.0.1:8001;llm-d.ai/role': label 'llm-d.ai/role' has no value",
         "p=127.0.0.1:8001,p=127.0.0.1:8002                                              | endpoint 'p=127.0.0.1:8002': the name 'p' is already endpoint 'p=127.0.0.1:8001'",
         "p=127.0.0.1:8001,q=127.0.0.1:8001                                              | endpoint 'q=127.0.0.1:8001': the address 127.0.0.1:8001 is already endpoint 'p=127.0.0.1:8001'",
+        "p=127.0.0.1:8001;homing.dev/kv-events-endpoint=10.0.0.7:5557                   | endpoint 'p=127.0.0.1:8001;homing.dev/kv-events-endpoint=10.0.0.7:5557': label 'homing.dev/kv-events-endpoint=10.0.0.7:5557': the value of homing.dev/kv-events-endpoint must be tcp://HOST:PORT",
+        "p=127.0.0.1:8001;homing.dev/kv-events-replay-endpoint=tcp://*:5558             | endpoint 'p=127.0.0.1:8001;homing.dev/kv-events-replay-endpoint=tcp://*:5558': label 'homing.dev/kv-events-replay-endpoint=tcp://*:5558': the value of homing.dev/kv-events-replay-endpoint must be tcp://HOST:PORT",
+        "p=::1:8000                                                                     | endpoint 'p=::1:8000': an IPv6 host goes in brackets",
     })
     void badLabelledEndpointsExitTwoNamingTheItem(String endpoints, String message) {
         CliRun run = CliRun.of("serve", "--endpoints", endpoints);

@@ -15,6 +15,7 @@ import dev.homing.core.precise.KvEventFeed;
 import dev.homing.core.time.Ticker;
 import dev.homing.router.admin.AdminHandlers;
 import dev.homing.router.config.ConfigWatch;
+import dev.homing.router.config.ReloadOutcome;
 import dev.homing.router.config.PolicySource;
 import dev.homing.router.discovery.EndpointsFile;
 import dev.homing.router.explain.DecisionJson;
@@ -157,9 +158,9 @@ public final class RouterServer implements AutoCloseable {
 
     private void reload() {
         try {
-            PolicySource.Reload outcome = policy.reload(director);
+            ReloadOutcome outcome = policy.reload(director);
             metrics.configReloads().reloaded(outcome);
-            if (outcome == PolicySource.Reload.APPLIED) {
+            if (outcome == ReloadOutcome.APPLIED) {
                 precise.feed(preciseProducers());
             }
         } catch (RuntimeException e) {

@@ -5,8 +5,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
-/** Reads one YAML mapping of a config strictly: known keys only, each of the expected kind, errors with lines. */
-final class MappingReader {
+/**
+ * Reads one YAML mapping strictly: known keys only, each of the expected kind, errors naming the source and line.
+ * Pure (no I/O): a config's mappings, and the router's endpoints file, are read with it.
+ */
+public final class MappingReader {
 
     private final String source;
     private final String what;
@@ -22,7 +25,8 @@ final class MappingReader {
      * @param what how to name this mapping in messages ("plugin 3", "schedulingProfiles[default]")
      * @param known every key allowed here
      */
-    static MappingReader of(String source, String what, ConfigNode node, Set<String> known) throws ConfigException {
+    public static MappingReader of(String source, String what, ConfigNode node, Set<String> known)
+            throws ConfigException {
         if (!(node instanceof ConfigNode.Mapping m)) {
             throw new ConfigException(source, node.line(), what + " must be a mapping, got " + node.kind());
         }
@@ -35,26 +39,30 @@ final class MappingReader {
         return new MappingReader(source, what, m);
     }
 
-    int line() {
+    /** The mapping's own line. */
+    public int line() {
         return mapping.line();
     }
 
-    int line(String key) {
+    /** The line of {@code key}, or the mapping's when it is absent. */
+    public int line(String key) {
         ConfigNode.Entry e = mapping.entries().get(key);
         return e == null ? mapping.line() : e.keyLine();
     }
 
-    boolean has(String key) {
+    public boolean has(String key) {
         ConfigNode v = mapping.get(key);
         return v != null && !(v instanceof ConfigNode.Scalar s && s.isNull());
     }
 
-    ConfigNode node(String key) {
+    /** The value at {@code key}, or null when absent or written as null. */
+    public ConfigNode node(String key) {
         ConfigNode v = mapping.get(key);
         return v instanceof ConfigNode.Scalar s && s.isNull() ? null : v;
     }
 
-    String string(String key, boolean required) throws ConfigException {
+    /** A string, or null when absent and not required; a required one must not be blank. */
+    public String string(String key, boolean required) throws ConfigException {
         ConfigNode v = node(key);
         if (v == null) {
             if (required) {
@@ -72,7 +80,7 @@ final class MappingReader {
     }
 
     /** A number, or null when absent. */
-    Double number(String key) throws ConfigException {
+    public Double number(String key) throws ConfigException {
         ConfigNode v = node(key);
         if (v == null) {
             return null;
@@ -84,7 +92,7 @@ final class MappingReader {
                 + (v instanceof ConfigNode.Scalar s && s.value() != null ? " '" + s.text() + "'" : ""));
     }
 
-    Boolean bool(String key) throws ConfigException {
+    public Boolean bool(String key) throws ConfigException {
         ConfigNode v = node(key);
         if (v == null) {
             return null;
@@ -95,7 +103,7 @@ final class MappingReader {
         throw new ConfigException(source, v.line(), "'" + key + "' in " + what + " must be true or false, got " + v.kind());
     }
 
-    List<ConfigNode> list(String key) throws ConfigException {
+    public List<ConfigNode> list(String key) throws ConfigException {
         ConfigNode v = node(key);
         if (v == null) {
             return List.of();
@@ -106,7 +114,7 @@ final class MappingReader {
         return s.items();
     }
 
-    List<String> strings(String key) throws ConfigException {
+    public List<String> strings(String key) throws ConfigException {
         List<String> out = new ArrayList<>();
         for (ConfigNode item : list(key)) {
             if (!(item instanceof ConfigNode.Scalar s) || !(s.value() instanceof String text)) {

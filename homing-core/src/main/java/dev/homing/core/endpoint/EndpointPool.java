@@ -47,7 +47,8 @@ public final class EndpointPool {
     }
 
     private static final class Member {
-        final Endpoint endpoint;
+        /** Replaced in place when only its labels change; under {@code writeLock}. */
+        Endpoint endpoint;
         final EndpointLoad load;
         EndpointMetrics metrics = EndpointMetrics.UNKNOWN;
 
@@ -61,7 +62,12 @@ public final class EndpointPool {
         return snapshot;
     }
 
-    /** Replaces the membership. Endpoints that stay keep their metrics and load; removed ones are announced. */
+    /**
+     * Replaces the membership. Endpoints that stay keep their metrics and load; removed ones are announced. An
+     * endpoint whose name, host and port are unchanged stays, whatever its labels (they are updated in place and the
+     * next snapshot carries them), so what was learnt about it (prefix index, stored responses) is kept; one whose
+     * address changed is another pod behind the same name: it is removed, announced, and added as new.
+     */
     public void setEndpoints(List<Endpoint> endpoints) {
         List<Endpoint> removed = new ArrayList<>();
         synchronized (writeLock) {
@@ -72,12 +78,14 @@ public final class EndpointPool {
                 }
             }
             members.entrySet().removeIf(m -> {
+                Member member = m.getValue();
                 Endpoint now = wanted.get(m.getKey());
-                boolean gone = now == null || !now.equals(m.getValue().endpoint);
-                if (gone) {
-                    removed.add(m.getValue().endpoint);
+                if (now != null && now.host().equals(member.endpoint.host()) && now.port() == member.endpoint.port()) {
+                    member.endpoint = now;
+                    return false;
                 }
-                return gone;
+                removed.add(member.endpoint);
+                return true;
             });
             for (Endpoint e : wanted.values()) {
                 members.computeIfAbsent(e.name(), n -> new Member(e, forwarder));

@@ -8,17 +8,15 @@ import dev.homing.core.config.ResolvedConfig;
 import dev.homing.core.director.Director;
 import dev.homing.core.framework.plugin.PluginContext;
 import dev.homing.core.framework.plugin.PluginRegistry;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Where the routing policy comes from: a built-in config (the default, the precise or the P/D one), or an
  * {@code EndpointPickerConfig} file that is read at
- * start (a broken file stops start-up) and again whenever it changes (a broken change is refused and the running
- * policy stays). The warnings of a config that loads, built-in or file, are logged each time it is loaded.
+ * start (a broken file stops start-up) and followed as a {@link WatchedFile}: a change is applied once two reads agree
+ * on it, and a broken one is refused (the running policy stays). The warnings of a config that loads, built-in or
+ * file, are logged each time it is loaded.
  */
 public final class PolicySource {
 
@@ -28,7 +26,7 @@ public final class PolicySource {
     private final PluginRegistry registry;
     private final PluginContext ctx;
     private final AtomicReference<ResolvedConfig> current = new AtomicReference<>();
-    private volatile String lastText;
+    private WatchedFile watched;
 
     private PolicySource(Path file, PluginRegistry registry, PluginContext ctx) {
         this.file = file;
@@ -47,9 +45,9 @@ public final class PolicySource {
         if (file == null) {
             s.current.set(builtIn.resolve(registry, ctx));
         } else {
-            String text = read(file);
+            String text = WatchedFile.read(file);
             s.current.set(new ConfigResolver(registry).resolve(ConfigParser.parse(text, file.toString()), ctx));
-            s.lastText = text;
+            s.watched = new WatchedFile(file, text, "config", LOG);
         }
         warn(s.current.get());
         return s;
@@ -64,37 +62,22 @@ public final class PolicySource {
     }
 
     /**
-     * Reads the file again; when its text changed and it resolves, installs the new policy in the director.
+     * Reads the file again; when a change has settled and resolves, installs the new policy in the director.
      *
      * @return what happened, for logs and metrics
      */
-    public Reload reload(Director director) {
-        if (file == null) {
-            return Reload.UNCHANGED;
+    public ReloadOutcome reload(Director director) {
+        if (watched == null) {
+            return ReloadOutcome.UNCHANGED;
         }
-        String text;
-        try {
-            text = read(file);
-        } catch (ConfigException e) {
-            LOG.log(System.Logger.Level.WARNING, "config reload refused, running config kept: " + e.getMessage());
-            return Reload.REFUSED;
-        }
-        if (text.equals(lastText)) {
-            return Reload.UNCHANGED;
-        }
-        lastText = text;
-        try {
+        return watched.poll(text -> {
             ResolvedConfig next = new ConfigResolver(registry).resolve(ConfigParser.parse(text, file.toString()), ctx,
                     current.get());
             current.set(next);
             director.setPolicy(next.policy());
             LOG.log(System.Logger.Level.INFO, "config reloaded from " + file);
             warn(next);
-            return Reload.APPLIED;
-        } catch (ConfigException e) {
-            LOG.log(System.Logger.Level.WARNING, "config reload refused, running config kept: " + e.getMessage());
-            return Reload.REFUSED;
-        }
+        });
     }
 
     /**
@@ -104,17 +87,6 @@ public final class PolicySource {
     private static void warn(ResolvedConfig config) {
         for (String w : config.warnings()) {
             LOG.log(System.Logger.Level.WARNING, "config warning: " + w);
-        }
-    }
-
-    /** The outcome of a reload. */
-    public enum Reload { UNCHANGED, APPLIED, REFUSED }
-
-    private static String read(Path file) throws ConfigException {
-        try {
-            return Files.readString(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new ConfigException(file.toString(), 0, "cannot be read: " + e.getMessage());
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.homing.router.discovery;
 
 import dev.homing.core.config.ConfigException;
 import dev.homing.core.config.ConfigNode;
+import dev.homing.core.config.MappingReader;
 import dev.homing.core.config.YamlReader;
 import dev.homing.core.endpoint.Endpoint;
 import java.util.ArrayList;
@@ -10,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Supplier;
 
 /**
@@ -48,8 +48,7 @@ public final class EndpointsYaml {
             throw new ConfigException(source, 0, "the file is empty; expected 'endpoints:' and a list of endpoints "
                     + "(each with name, address or host and port, labels)");
         }
-        ConfigNode.Mapping top = mapping(source, root, "the endpoints file", TOP);
-        ConfigNode list = top.get("endpoints");
+        ConfigNode list = MappingReader.of(source, "the endpoints file", root, TOP).node("endpoints");
         if (list == null) {
             throw new ConfigException(source, root.line(), "the endpoints file needs 'endpoints:', a list of endpoints");
         }
@@ -78,17 +77,17 @@ public final class EndpointsYaml {
     }
 
     private static Endpoint endpoint(String source, ConfigNode node, String what) throws ConfigException {
-        ConfigNode.Mapping m = mapping(source, node, what, ENDPOINT);
-        String address = string(source, m, "address", what);
-        String host = string(source, m, "host", what);
-        ConfigNode port = value(m, "port");
+        MappingReader m = MappingReader.of(source, what, node, ENDPOINT);
+        String address = m.string("address", false);
+        String host = m.string("host", false);
+        ConfigNode port = m.node("port");
         EndpointAddress at;
         if (address != null) {
             if (host != null || port != null) {
-                throw new ConfigException(source, keyLine(m, "address"), what
+                throw new ConfigException(source, m.line("address"), what
                         + ": give either 'address' or 'host' and 'port', not both");
             }
-            at = address(source, keyLine(m, "address"), what, () -> EndpointAddress.parse(address.strip()));
+            at = address(source, m.line("address"), what, () -> EndpointAddress.parse(address.strip()));
         } else if (host == null || port == null) {
             throw new ConfigException(source, m.line(), what + " needs 'address: HOST:PORT' (or 'host' and 'port')");
         } else if (!(port instanceof ConfigNode.Scalar s) || !(s.value() instanceof Integer n)) {
@@ -96,12 +95,16 @@ public final class EndpointsYaml {
                     + port.kind() + (port instanceof ConfigNode.Scalar s && s.value() != null ? " '" + s.text() + "'"
                     : ""));
         } else {
-            int line = n < 1 || n > 65535 ? port.line() : keyLine(m, "host");
+            int line = n < 1 || n > 65535 ? port.line() : m.line("host");
             at = address(source, line, what, () -> EndpointAddress.of(host.strip(), n));
         }
-        String name = string(source, m, "name", what);
+        String name = m.string("name", false);
         if (name != null && name.isBlank()) {
-            throw new ConfigException(source, keyLine(m, "name"), "'name' in " + what + " must not be empty");
+            throw new ConfigException(source, m.line("name"), "'name' in " + what + " must not be empty");
+        }
+        String nameProblem = name == null ? null : EndpointName.problem(name.strip());
+        if (nameProblem != null) {
+            throw new ConfigException(source, m.line("name"), what + ": " + nameProblem);
         }
         return new Endpoint(name == null ? at.text() : name.strip(), at.host(), at.port(), labels(source, m, what));
     }
@@ -116,9 +119,9 @@ public final class EndpointsYaml {
         }
     }
 
-    private static Map<String, String> labels(String source, ConfigNode.Mapping m, String what)
+    private static Map<String, String> labels(String source, MappingReader m, String what)
             throws ConfigException {
-        ConfigNode node = value(m, "labels");
+        ConfigNode node = m.node("labels");
         Map<String, String> labels = new LinkedHashMap<>();
         if (node == null) {
             return labels;
@@ -146,43 +149,5 @@ public final class EndpointsYaml {
             labels.put(e.key(), value);
         }
         return labels;
-    }
-
-    private static ConfigNode.Mapping mapping(String source, ConfigNode node, String what, Set<String> known)
-            throws ConfigException {
-        if (!(node instanceof ConfigNode.Mapping m)) {
-            throw new ConfigException(source, node.line(), what + " must be a mapping, got " + node.kind());
-        }
-        for (ConfigNode.Entry e : m.entries().values()) {
-            if (!known.contains(e.key())) {
-                throw new ConfigException(source, e.keyLine(), "unknown field '" + e.key() + "' in " + what
-                        + "; known fields: " + String.join(", ", new TreeSet<>(known)));
-            }
-        }
-        return m;
-    }
-
-    /** The value at {@code key}, or null when absent or written as null. */
-    private static ConfigNode value(ConfigNode.Mapping m, String key) {
-        ConfigNode v = m.get(key);
-        return v instanceof ConfigNode.Scalar s && s.isNull() ? null : v;
-    }
-
-    private static String string(String source, ConfigNode.Mapping m, String key, String what)
-            throws ConfigException {
-        ConfigNode v = value(m, key);
-        if (v == null) {
-            return null;
-        }
-        if (!(v instanceof ConfigNode.Scalar s) || !(s.value() instanceof String text)) {
-            throw new ConfigException(source, v.line(), "'" + key + "' in " + what + " must be a string, got "
-                    + v.kind());
-        }
-        return text;
-    }
-
-    private static int keyLine(ConfigNode.Mapping m, String key) {
-        ConfigNode.Entry e = m.entries().get(key);
-        return e == null ? m.line() : e.keyLine();
     }
 }

@@ -11,8 +11,9 @@ import java.util.regex.Pattern;
  * alphanumerics, {@code -}, {@code _} and {@code .}, starting and ending alphanumeric; a value is empty or such a name.
  *
  * <p>One exception: Homing's own keys under {@value #HOMING_PREFIX} hold ZMQ addresses ({@code tcp://host:port}),
- * which no label value can; in Kubernetes they would be annotations. Their values are free text without whitespace,
- * and only the keys Homing reads are accepted there, so a misspelt one is an error rather than silently ignored.
+ * which no label value can; in Kubernetes they would be annotations. Their values must be {@code tcp://HOST:PORT},
+ * the address the router dials, and only the keys Homing reads are accepted there, so a misspelt one is an error
+ * rather than silently ignored.
  */
 final class LabelSyntax {
 
@@ -20,6 +21,7 @@ final class LabelSyntax {
     /** The {@value #HOMING_PREFIX} keys Homing reads. */
     static final List<String> HOMING_KEYS = List.of(PublisherAddress.EVENTS_LABEL, PublisherAddress.REPLAY_LABEL);
 
+    private static final String TCP = "tcp://";
     private static final int MAX_NAME = 63;
     private static final int MAX_PREFIX = 253;
     private static final Pattern NAME = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
@@ -70,11 +72,34 @@ final class LabelSyntax {
         return null;
     }
 
+    /**
+     * The router dials a publisher's address (a SUB, or a DEALER for the replay socket, connecting to it), so it must
+     * be {@code tcp://HOST:PORT} naming where the pod is: {@code tcp://*:PORT} is how the pod binds, and means
+     * nothing to dial.
+     */
+    private static String publisherProblem(String key, String value) {
+        String expected = "the value of " + key + " must be tcp://HOST:PORT, the address the router dials (e.g. "
+                + "tcp://10.0.0.7:5557, tcp://[fd00::7]:5557)";
+        if (!value.startsWith(TCP)) {
+            return expected + ", got '" + value + "'";
+        }
+        String address = value.substring(TCP.length());
+        if (address.startsWith("*:")) {
+            return expected + ", got '" + value + "': '*' is where a pod binds, not an address to dial; name the "
+                    + "pod's host";
+        }
+        try {
+            EndpointAddress.parse(address);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return expected + ", got '" + value + "': " + e.getMessage();
+        }
+    }
+
     /** @return what is wrong with {@code value} as the value of (valid) {@code key}, or null when nothing is */
     static String valueProblem(String key, String value) {
         if (HOMING_KEYS.contains(key)) {
-            return value.isEmpty() || value.chars().anyMatch(Character::isWhitespace)
-                    ? "the value of " + key + " must be an address without spaces, e.g. tcp://10.0.0.7:5557" : null;
+            return publisherProblem(key, value);
         }
         if (value.isEmpty()) {
             return null;

@@ -9,8 +9,9 @@ import java.util.Map;
 
 /**
  * Endpoints named on the command line: {@code name=host:port;key=value;key=value,name=host:port,...}. Items are
- * separated by commas; a bare {@code host:port} names itself; labels follow their endpoint after semicolons (neither
- * character can appear in a Kubernetes label, so neither needs quoting). Label keys and values follow Kubernetes'
+ * separated by commas; a bare {@code host:port} is named by its address, as the endpoints file names one; labels
+ * follow their endpoint after semicolons (neither character can appear in a Kubernetes label, so neither needs
+ * quoting). Label keys and values follow Kubernetes'
  * rules ({@link LabelSyntax}). Two endpoints may share neither a name nor an address.
  */
 public final class StaticEndpoints {
@@ -57,16 +58,23 @@ public final class StaticEndpoints {
         String[] parts = item.split(";", -1);
         String head = parts[0].strip();
         int eq = head.indexOf('=');
-        String name = eq >= 0 ? head.substring(0, eq).strip() : head;
+        String name = eq >= 0 ? head.substring(0, eq).strip() : null;
         String address = eq >= 0 ? head.substring(eq + 1).strip() : head;
-        if (name.isEmpty()) {
+        if (name != null && name.isEmpty()) {
             throw new IllegalArgumentException("endpoint '" + item + "': empty name; expected " + SYNTAX);
+        }
+        String nameProblem = name == null ? null : EndpointName.problem(name);
+        if (nameProblem != null) {
+            throw new IllegalArgumentException("endpoint '" + item + "': " + nameProblem);
         }
         EndpointAddress at;
         try {
             at = EndpointAddress.parse(address);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("endpoint '" + item + "': " + e.getMessage() + "; expected " + SYNTAX);
+        }
+        if (name == null) {
+            name = at.text(); // as the endpoints file names a bare address
         }
         Map<String, String> labels = new LinkedHashMap<>();
         for (int i = 1; i < parts.length; i++) {

@@ -31,15 +31,17 @@ public final class RouterMetrics {
     private final RequestMetrics requests;
     private final PoolMetrics pool;
     private final KvEventMetrics kvEvents;
-    private final ConfigReloadMetrics configReloads;
-    private final EndpointsReloadMetrics endpointsReloads;
+    private final ReloadMetrics configReloads;
+    private final ReloadMetrics endpointsReloads;
 
     public RouterMetrics(String poolName, EndpointPool pool) {
         this.requests = new RequestMetrics(registry);
         this.pool = new PoolMetrics(registry, poolName, pool);
         this.kvEvents = new KvEventMetrics(registry);
-        this.configReloads = new ConfigReloadMetrics(registry);
-        this.endpointsReloads = new EndpointsReloadMetrics(registry);
+        this.configReloads = new ReloadMetrics(registry, "homing_config_reloads_total",
+                "Config file changes seen, by outcome: applied, or refused (the running config stayed).");
+        this.endpointsReloads = new ReloadMetrics(registry, "homing_endpoints_reloads_total",
+                "Endpoints file changes seen, by outcome: applied, or refused (the running endpoints stayed).");
         GaugeWithCallback.builder().name("inference_extension_info")
                 .help("General information of the current build.").labelNames("commit", "build_ref")
                 .callback(cb -> cb.call(1, "unknown", "homing")).register(registry);
@@ -60,11 +62,13 @@ public final class RouterMetrics {
         return kvEvents;
     }
 
-    public ConfigReloadMetrics configReloads() {
+    /** Changes of the config file ({@code homing_config_reloads_total}). */
+    public ReloadMetrics configReloads() {
         return configReloads;
     }
 
-    public EndpointsReloadMetrics endpointsReloads() {
+    /** Changes of the endpoints file ({@code homing_endpoints_reloads_total}). */
+    public ReloadMetrics endpointsReloads() {
         return endpointsReloads;
     }
 

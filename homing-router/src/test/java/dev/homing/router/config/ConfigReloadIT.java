@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.homing.router.fixtures.AtomicWrite;
 import dev.homing.router.fixtures.TestCluster;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
@@ -48,7 +48,7 @@ class ConfigReloadIT {
     @Test
     void reloadAppliesGoodChangesRefusesBrokenOnesAndDropsNothing() throws Exception {
         Path file = dir.resolve("epp.yaml");
-        Files.writeString(file, CONFIG.formatted(3));
+        AtomicWrite.replace(file, CONFIG.formatted(3));
         try (TestCluster c = TestCluster.start(2, b -> b, o -> o.with(x -> {
             x.configFile = file;
             x.configPollInterval = Duration.ofMillis(100);
@@ -65,10 +65,10 @@ class ConfigReloadIT {
                         (status == 200 ? served : failures).incrementAndGet();
                     }
                 });
-                Files.writeString(file, CONFIG.formatted(7));
+                AtomicWrite.replace(file, CONFIG.formatted(7));
                 await().atMost(Duration.ofSeconds(10)).until(() -> prefixWeight(c) == 7);
 
-                Files.writeString(file, CONFIG.formatted(9).replace("queue-scorer\n    weight", "queue-scorr\n    weight"));
+                AtomicWrite.replace(file, CONFIG.formatted(9).replace("queue-scorer\n    weight", "queue-scorr\n    weight"));
                 await().atMost(Duration.ofSeconds(10)).until(() ->
                         c.http().metrics(c.adminUrl("/metrics")).samples("homing_config_reloads_total").stream()
                                 .anyMatch(s -> "refused".equals(s.label("result")) && s.value() >= 1));

@@ -7,25 +7,18 @@ import dev.homing.core.config.BuiltInConfig;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.framework.plugin.PluginContext;
 import dev.homing.core.plugins.BuiltIns;
+import dev.homing.protocol.fixtures.LogCapture;
 import dev.homing.router.SystemTicker;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A file that loads with warnings (a parameter llm-d would ignore) has them logged at start and on every reload. */
 class PolicySourceTest {
 
-    private static final Logger LOG = Logger.getLogger(PolicySource.class.getName());
     private static final String CONFIG = """
             apiVersion: llm-d.ai/v1alpha1
             kind: EndpointPickerConfig
@@ -39,34 +32,11 @@ class PolicySourceTest {
     @TempDir
     Path dir;
 
-    private final List<LogRecord> records = new CopyOnWriteArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            records.add(record);
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
-
-    @BeforeEach
-    void listen() {
-        LOG.addHandler(capture);
-    }
+    private final LogCapture log = LogCapture.of(PolicySource.class);
 
     @AfterEach
     void stopListening() {
-        LOG.removeHandler(capture);
-    }
-
-    private List<String> warnings() {
-        return records.stream().filter(r -> r.getLevel() == Level.WARNING).map(LogRecord::getMessage).toList();
+        log.close();
     }
 
     @Test
@@ -76,15 +46,19 @@ class PolicySourceTest {
         EndpointPool pool = new EndpointPool();
         PolicySource source = PolicySource.load(file, BuiltInConfig.DEFAULT, BuiltIns.registry(),
                 new PluginContext(SystemTicker.INSTANCE, new SplittableRandom(1), pool));
-        assertThat(warnings()).singleElement().asString()
+        assertThat(log.warnings()).singleElement().asString()
                 .startsWith("config warning: " + file + ":7: plugin 'no-hit-lru-scorer' (no-hit-lru-scorer): "
                         + "parameter 'lruSiz': unknown, ignored");
 
-        records.clear();
+        log.clear();
         Director director = new Director(pool, source.current().policy(), SystemTicker.INSTANCE);
         Files.writeString(file, "# moved down a line\n" + CONFIG.formatted(6));
-        assertThat(source.reload(director)).isEqualTo(PolicySource.Reload.APPLIED);
-        assertThat(warnings()).singleElement().asString().startsWith("config warning: " + file + ":8: plugin "
+        var before = source.current();
+        assertThat(source.reload(director)).isEqualTo(ReloadOutcome.SETTLING);
+        assertThat(source.current()).as("not before a second read agrees").isSameAs(before);
+        assertThat(log.warnings()).isEmpty();
+        assertThat(source.reload(director)).isEqualTo(ReloadOutcome.APPLIED);
+        assertThat(log.warnings()).singleElement().asString().startsWith("config warning: " + file + ":8: plugin "
                 + "'no-hit-lru-scorer'");
         assertThat(director.policy()).isSameAs(source.current().policy());
     }

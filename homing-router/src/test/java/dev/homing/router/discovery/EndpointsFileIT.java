@@ -8,13 +8,13 @@ import dev.homing.core.config.ConfigException;
 import dev.homing.core.endpoint.EndpointState;
 import dev.homing.router.RouterOptions;
 import dev.homing.router.RouterServer;
+import dev.homing.router.fixtures.AtomicWrite;
 import dev.homing.router.fixtures.HttpJson;
 import dev.homing.router.fixtures.TestCluster;
 import dev.homing.sim.engine.Preset;
 import dev.homing.sim.http.SimPod;
 import dev.homing.sim.http.SimPodConfig;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -32,7 +32,7 @@ class EndpointsFileIT {
     @Test
     void podsJoinAndLeaveAsTheFileChangesAndABrokenChangeKeepsThem() throws Exception {
         try (SimPod a = pod("a"); SimPod b = pod("b"); HttpJson http = new HttpJson()) {
-            Path file = Files.writeString(dir.resolve("endpoints.yaml"), entries(a));
+            Path file = AtomicWrite.replace(dir.resolve("endpoints.yaml"), entries(a));
             try (RouterServer router = RouterServer.start(RouterOptions.defaults(List.of()).with(o -> {
                 o.port = 0;
                 o.adminPort = 0;
@@ -45,15 +45,15 @@ class EndpointsFileIT {
                 awaitServing(router);
                 assertThat(servedBy(http, router)).isEqualTo("a");
 
-                Files.writeString(file, entries(a, b));
+                AtomicWrite.replace(file, entries(a, b));
                 await().atMost(Duration.ofSeconds(10)).until(() -> names(router).equals(List.of("a", "b")));
-                Files.writeString(file, entries(b));
+                AtomicWrite.replace(file, entries(b));
                 await().atMost(Duration.ofSeconds(10)).until(() -> names(router).equals(List.of("b")));
                 awaitServing(router);
                 assertThat(servedBy(http, router)).isEqualTo("b");
 
                 assertThat(reloads(http, router, "applied")).isEqualTo(2);
-                Files.writeString(file, entries(b) + "  - {name: b, address: \"127.0.0.1:1\"}\n");
+                AtomicWrite.replace(file, entries(b) + "  - {name: b, address: \"127.0.0.1:1\"}\n");
                 await().atMost(Duration.ofSeconds(10)).until(() -> reloads(http, router, "refused") == 1);
                 assertThat(names(router)).containsExactly("b");
                 assertThat(servedBy(http, router)).isEqualTo("b");
@@ -63,7 +63,7 @@ class EndpointsFileIT {
 
     @Test
     void aBrokenFileStopsStartUp() throws Exception {
-        Path file = Files.writeString(dir.resolve("endpoints.yaml"), "endpoints:\n  - {name: a, port: 80}\n");
+        Path file = AtomicWrite.replace(dir.resolve("endpoints.yaml"), "endpoints:\n  - {name: a, port: 80}\n");
         assertThatThrownBy(() -> RouterServer.start(RouterOptions.defaults(List.of()).with(o -> {
             o.port = 0;
             o.adminPort = 0;

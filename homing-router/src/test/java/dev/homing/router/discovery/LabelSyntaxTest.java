@@ -2,6 +2,7 @@ package dev.homing.router.discovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -40,10 +41,18 @@ class LabelSyntaxTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"homing.dev/kv-events-endpoint", "homing.dev/kv-events-replay-endpoint"})
-    void homingsAddressLabelsTakeAnAddressButNotBlanks(String key) {
+    void homingsAddressLabelsTakeAnAddressTheRouterCanDial(String key) {
         assertThat(LabelSyntax.keyProblem(key)).isNull();
-        assertThat(LabelSyntax.valueProblem(key, "tcp://[::1]:5557")).isNull();
-        assertThat(LabelSyntax.valueProblem(key, "")).contains("address");
-        assertThat(LabelSyntax.valueProblem(key, "tcp://x :1")).contains("address");
+        for (String good : List.of("tcp://10.0.0.7:5557", "tcp://[::1]:5557", "tcp://[fd00::7]:1",
+                "tcp://vllm-0.vllm.ns.svc.cluster.local:5557", "tcp://localhost:65535")) {
+            assertThat(LabelSyntax.valueProblem(key, good)).as(good).isNull();
+        }
+        for (String bad : List.of("", "10.0.0.7:5557", "ipc:///tmp/kv", "tcp://", "tcp://10.0.0.7", "tcp://x :1",
+                "tcp://10.0.0.7:x", "tcp://10.0.0.7:0", "tcp://::1:5557", "tcp://10.0.0.7:5557/", "TCP://h:1")) {
+            assertThat(LabelSyntax.valueProblem(key, bad)).as(bad)
+                    .startsWith("the value of " + key + " must be tcp://HOST:PORT");
+        }
+        assertThat(LabelSyntax.valueProblem(key, "tcp://*:5557")).as("how a pod binds, not where to dial it")
+                .contains("'*' is where a pod binds");
     }
 }

@@ -18,6 +18,14 @@ class StaticEndpointsTest {
                 new Endpoint("10.0.0.7:8000", "10.0.0.7", 8000),
                 new Endpoint("b", "::1", 9));
         assertThat(new Endpoint("b", "::1", 9).address()).isEqualTo("[::1]:9");
+        assertThat(StaticEndpoints.parse("10.0.0.7:08000,[::1]:9").stream().map(Endpoint::name))
+                .as("a bare address is named as the endpoints file names it").containsExactly("10.0.0.7:8000", "[::1]:9");
+    }
+
+    @Test
+    void aNameWithAControlCharacterIsRefused() {
+        assertThatThrownBy(() -> StaticEndpoints.parse("a\u0001=h:1")).hasMessageContaining("control characters");
+        assertThatThrownBy(() -> StaticEndpoints.parse("a\tb=h:1")).hasMessageContaining("control characters");
     }
 
     @Test
@@ -61,6 +69,11 @@ class StaticEndpointsTest {
         "a=h:1;homing.dev/kv-events=tcp://x | Homing reads no such label; its labels are homing.dev/kv-events-endpoint",
         "a=h:1,a=h:2                        | endpoint 'a=h:2': the name 'a' is already endpoint 'a=h:1'",
         "a=h:1,b=h:1                        | endpoint 'b=h:1': the address h:1 is already endpoint 'a=h:1'",
+        "a=::1:8000                         | endpoint 'a=::1:8000': an IPv6 host goes in brackets",
+        "a=[::1:80                          | endpoint 'a=[::1:80': '[::1:80' opens '['",
+        "a=b=h:1                            | endpoint 'a=b=h:1': host 'b=h' is neither a DNS name",
+        "my pod=h:1                         | endpoint 'my pod=h:1': the name 'my pod' must have no spaces or control characters",
+        "a=h:1;homing.dev/kv-events-endpoint=h:5557 | the value of homing.dev/kv-events-endpoint must be tcp://HOST:PORT",
     })
     void badLabelsAndDuplicatesNameTheItem(String spec, String message) {
         assertThatThrownBy(() -> StaticEndpoints.parse(spec)).isInstanceOf(IllegalArgumentException.class)

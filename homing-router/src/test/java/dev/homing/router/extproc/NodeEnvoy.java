@@ -1,14 +1,11 @@
 package dev.homing.router.extproc;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.homing.protocol.fixtures.JsonLinesProcess;
 import io.envoyproxy.envoy.service.ext_proc.v3.ExternalProcessorGrpc;
-import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,34 +14,33 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Enumeration;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
 /**
- * Test helper: {@code envoy_ext_proc.js}, Envoy's ext_proc filter played by Node's {@code @grpc/grpc-js} with Envoy's
- * own {@code .proto} files loaded by {@code @grpc/proto-loader}. It gets its plan as one JSON line on stdin and
- * answers in JSON lines; every wait here is bounded. The npm packages come from the cache
- * {@code .ci/ensure-test-tools} fills ({@code $HOMING_NODE_DIR}, by default {@code ~/.cache/homing/node}); nothing is
- * downloaded here. A missing {@code node}, or packages missing or not those the lock pins, fail the test loudly.
+ * Test helper: starts {@code envoy_ext_proc.js}, Envoy's ext_proc filter played by Node's {@code @grpc/grpc-js} with
+ * Envoy's own {@code .proto} files loaded by {@code @grpc/proto-loader}, spoken to in JSON lines
+ * ({@link JsonLinesProcess}): its plan as the first line on stdin; every wait is bounded. The npm packages come from
+ * the cache {@code .ci/ensure-test-tools} fills ({@code $HOMING_NODE_DIR}, by default {@code ~/.cache/homing/node}; a
+ * relative one is taken from the repository's root, where {@code ./homing test} runs); nothing is downloaded here.
+ * A missing {@code node}, one older than {@value #NODE_MIN}, or packages missing or not those the lock pins, fail the
+ * test loudly.
  */
 final class NodeEnvoy implements AutoCloseable {
 
     static final String SCRIPT = "envoy_ext_proc.js";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The oldest Node.js whose {@code @grpc/grpc-js} the lock pins runs on. */
+    static final int NODE_MIN = 18;
     private static final String LOCK = ".ci/node/package-lock.json";
+    private static final Pattern VERSION = Pattern.compile("v(\\d+)\\.");
 
-    private final Process process;
-    private final OutputStream stdin;
-    private final LinkedBlockingQueue<JsonNode> lines = new LinkedBlockingQueue<>();
-    private final StringBuilder stderr = new StringBuilder();
+    private final JsonLinesProcess script;
 
-    private NodeEnvoy(Process process) {
-        this.process = process;
-        this.stdin = process.getOutputStream();
-        Thread.ofPlatform().daemon().name("node-envoy-stdout").start(this::pumpStdout);
-        Thread.ofPlatform().daemon().name("node-envoy-stderr").start(this::drainStderr);
+    private NodeEnvoy(JsonLinesProcess script) {
+        this.script = script;
     }
 
     /**
@@ -87,74 +83,76 @@ final class NodeEnvoy implements AutoCloseable {
 
     /** Starts the script against the ext_proc port {@code port} of 127.0.0.1 and sends it {@code plan}. */
     static NodeEnvoy start(Path dir, Path protos, int port, boolean tls, Object plan) throws IOException {
-        Files.createDirectories(dir);
-        Path script = dir.resolve(SCRIPT);
-        try (InputStream in = NodeEnvoy.class.getResourceAsStream(SCRIPT)) {
-            if (in == null) {
-                throw new IllegalStateException("no resource " + SCRIPT + " next to " + NodeEnvoy.class.getName());
-            }
-            Files.copy(in, script);
-        }
-        ProcessBuilder pb = new ProcessBuilder(List.of(node().toString(), script.toString(), "127.0.0.1",
-                Integer.toString(port), tls ? "tls" : "plaintext", protos.toString()));
-        pb.environment().put("NODE_PATH", modules().toString());
-        pb.environment().remove("NODE_OPTIONS");
-        NodeEnvoy n = new NodeEnvoy(pb.start());
+        Path script = JsonLinesProcess.copyResource(NodeEnvoy.class, SCRIPT, dir);
+        Path modules = modules();
+        NodeEnvoy n = new NodeEnvoy(JsonLinesProcess.start(SCRIPT, List.of(node().toString(), script.toString(),
+                "127.0.0.1", Integer.toString(port), tls ? "tls" : "plaintext", protos.toString()), env -> {
+                    env.put("NODE_PATH", modules.toString());
+                    env.remove("NODE_OPTIONS");
+                }, null));
         n.send(plan);
         return n;
     }
 
     /** Writes one line to the script's stdin: the plan, or the line that resumes a paused exchange. */
     void send(Object line) {
-        try {
-            stdin.write(JSON.writeValueAsBytes(line));
-            stdin.write('\n');
-            stdin.flush();
-        } catch (IOException e) {
-            throw new AssertionError(SCRIPT + " stopped reading:\n" + stderr(), e);
-        }
+        script.send(line);
     }
 
     /** The next line that has {@code field}; a line with {@code error}, the script's exit, or a timeout fail. */
     JsonNode await(String field, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        return script.await(n -> n.has(field), timeout).get(field);
+    }
+
+    /**
+     * {@code node} on the PATH, as {@code .ci/ensure-test-tools} finds it,
+     * checked to be Node.js >= {@value #NODE_MIN}.
+     */
+    static Path node() {
+        return node(System.getenv().getOrDefault("PATH", ""));
+    }
+
+    /** {@code node} on {@code path}, a PATH's value. */
+    static Path node(String path) {
+        Path node = Arrays.stream(path.split(File.pathSeparator)).filter(s -> !s.isEmpty())
+                .map(s -> Path.of(s, "node")).filter(Files::isExecutable).findFirst()
+                .orElseThrow(() -> new AssertionError("node is not on the PATH (" + path + "): NodeEnvoyIT needs "
+                        + "Node.js >= " + NODE_MIN + "; ./homing test installs it as root (apt-get install nodejs "
+                        + "npm)"));
+        String version = version(node);
+        Matcher m = VERSION.matcher(version);
+        if (!m.lookingAt() || Integer.parseInt(m.group(1)) < NODE_MIN) {
+            throw new AssertionError(node + " is Node.js '" + version + "': NodeEnvoyIT needs Node.js >= " + NODE_MIN
+                    + " (the one @grpc/grpc-js of " + LOCK + " runs on); install a newer nodejs");
+        }
+        return node;
+    }
+
+    private static String version(Path node) {
         try {
-            while (true) {
-                long left = deadline - System.nanoTime();
-                JsonNode n = left <= 0 ? null : lines.poll(left, TimeUnit.NANOSECONDS);
-                if (n == null) {
-                    throw new AssertionError("no \"" + field + "\" line from " + SCRIPT + " within " + timeout
-                            + (process.isAlive() ? "" : " (it exited with " + process.exitValue() + ")")
-                            + "\nstderr:\n" + stderr());
-                }
-                if (n.has("error")) {
-                    throw new AssertionError(SCRIPT + " failed: " + n.get("error").asText() + "\nstderr:\n" + stderr());
-                }
-                if (n.has(field)) {
-                    return n.get(field);
-                }
+            Process p = new ProcessBuilder(node.toString(), "--version").redirectErrorStream(true).start();
+            p.getOutputStream().close();
+            byte[] out;
+            try (InputStream in = p.getInputStream()) {
+                out = in.readNBytes(200);
             }
+            if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError(node + " --version did not answer within 30 s");
+            }
+            return new String(out, StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+            throw new AssertionError(node + " --version failed: " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted", e);
         }
     }
 
-    /** {@code node} on the PATH, as {@code .ci/ensure-test-tools} finds it. */
-    static Path node() {
-        String path = System.getenv().getOrDefault("PATH", "");
-        return Arrays.stream(path.split(File.pathSeparator)).filter(s -> !s.isEmpty())
-                .map(s -> Path.of(s, "node")).filter(Files::isExecutable).findFirst()
-                .orElseThrow(() -> new AssertionError("node is not on the PATH (" + path + "): NodeEnvoyIT needs "
-                        + "Node.js >= 18; ./homing test installs it as root (apt-get install nodejs npm)"));
-    }
-
     /** The {@code node_modules} {@code .ci/ensure-test-tools} installed, checked against the repo's lock. */
     static Path modules() throws IOException {
-        String configured = System.getenv("HOMING_NODE_DIR");
-        String home = System.getenv().getOrDefault("HOME", System.getProperty("user.home"));
-        Path dir = configured != null && !configured.isEmpty() ? Path.of(configured)
-                : Path.of(home, ".cache", "homing", "node");
+        Path dir = nodeDir(System.getenv("HOMING_NODE_DIR"),
+                System.getenv().getOrDefault("HOME", System.getProperty("user.home")));
         Path lock = repoLock();
         Path installed = dir.resolve(".installed");
         if (!Files.isDirectory(dir.resolve("node_modules/@grpc/grpc-js"))
@@ -164,6 +162,14 @@ final class NodeEnvoy implements AutoCloseable {
                     + " (or are another lock's): run .ci/ensure-test-tools (./homing test does)");
         }
         return dir.resolve("node_modules");
+    }
+
+    /** Where the npm packages are: {@code configured} ({@code $HOMING_NODE_DIR}; relative: from the repo's root). */
+    static Path nodeDir(String configured, String home) {
+        if (configured == null || configured.isEmpty()) {
+            return Path.of(home, ".cache", "homing", "node");
+        }
+        return repoLock().getParent().getParent().getParent().resolve(configured);
     }
 
     private static Path repoLock() {
@@ -176,59 +182,9 @@ final class NodeEnvoy implements AutoCloseable {
         throw new AssertionError("no " + LOCK + " above " + Path.of("").toAbsolutePath());
     }
 
-    synchronized String stderr() {
-        return stderr.toString();
-    }
-
-    private void pumpStdout() {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8))) {
-            for (String line = r.readLine(); line != null; line = r.readLine()) {
-                try {
-                    lines.add(JSON.readTree(line));
-                } catch (IOException e) {
-                    lines.add(JSON.createObjectNode().put("error", "not a JSON line: " + line));
-                }
-            }
-        } catch (IOException e) {
-            // the process ended; await() reports it
-        }
-    }
-
-    private void drainStderr() {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getErrorStream(),
-                StandardCharsets.UTF_8))) {
-            for (String line = r.readLine(); line != null; line = r.readLine()) {
-                synchronized (this) {
-                    stderr.append(line).append('\n');
-                }
-            }
-        } catch (IOException e) {
-            // the process ended
-        }
-    }
-
     /** Waits for the script to exit (it does once it printed its summary) and fails the test if it did not cleanly. */
     @Override
     public void close() {
-        try {
-            stdin.close(); // a paused script gives up at once
-        } catch (IOException e) {
-            // already gone
-        }
-        try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(10, TimeUnit.SECONDS);
-                throw new AssertionError(SCRIPT + " did not exit; stderr:\n" + stderr());
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-            return;
-        }
-        if (process.exitValue() != 0) {
-            throw new AssertionError(SCRIPT + " exited with " + process.exitValue() + "; stderr:\n" + stderr());
-        }
+        script.close(); // its stdin closed first: a paused script gives up at once
     }
 }

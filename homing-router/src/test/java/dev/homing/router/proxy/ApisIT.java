@@ -1,5 +1,6 @@
 package dev.homing.router.proxy;
 
+import static dev.homing.protocol.fixtures.OpenAiErrors.assertError;
 import static dev.homing.router.fixtures.HttpJson.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -111,8 +112,7 @@ class ApisIT {
     @Test
     void aResponseNoPodStoredIsRoutedAsAnyOtherAndThePodSays404() {
         HttpResponse<String> res = post("/v1/responses", response("hello", "resp_never_made", false));
-        assertThat(res.statusCode()).isEqualTo(404);
-        assertThat(json(res).path("error").path("param").asText()).isEqualTo("response_id");
+        assertError(res, 404, "response_id");
     }
 
     @Test
@@ -215,9 +215,8 @@ class ApisIT {
                 + "Content-Type: audio/wav\r\n\r\nRIFF\u0000\u0001{not json\r\n--" + boundary + "\r\n"
                 + "Content-Disposition: form-data; name=\"model\"\r\n\r\n%s\r\n--" + boundary + "--\r\n";
         HttpResponse<String> unknown = multipart(form.formatted("no-such-model"), boundary);
-        assertThat(unknown.statusCode()).isEqualTo(404);
+        assertError(unknown, 404, "model");
         assertThat(unknown.headers().firstValue("x-homing-pod")).isEmpty(); // refused by the router
-        assertThat(json(unknown).path("error").path("param").asText()).isEqualTo("model");
         HttpResponse<String> known = multipart(form.formatted(MODEL), boundary);
         assertThat(pod(known)).startsWith("pod-"); // forwarded (the sim serves no audio: its own 404)
     }
@@ -245,16 +244,8 @@ class ApisIT {
     void mistakesAreRefusedInOpenAisShapeBeforeAnyPod(String why, String path, String body, int status,
                                                         String param) {
         HttpResponse<String> res = post(path, body);
-        assertThat(res.statusCode()).as(res.body()).isEqualTo(status);
+        assertError(res, status, param);
         assertThat(res.headers().firstValue("x-homing-pod")).isEmpty();
-        JsonNode error = json(res).path("error");
-        assertThat(error.path("code").asInt()).isEqualTo(status);
-        assertThat(error.path("message").asText()).isNotBlank();
-        if (param == null) {
-            assertThat(error.path("param").isNull()).isTrue();
-        } else {
-            assertThat(error.path("param").asText()).isEqualTo(param);
-        }
     }
 
     @Test
@@ -263,7 +254,6 @@ class ApisIT {
         assertThat(lora.statusCode()).isEqualTo(404);
         assertThat(lora.headers().firstValue("x-homing-pod")).isEmpty();
         HttpResponse<String> get = cluster.http().get(cluster.url("/v1/responses"));
-        assertThat(get.statusCode()).isEqualTo(405);
-        assertThat(json(get).path("error").path("code").asInt()).isEqualTo(405);
+        assertError(get, 405, null);
     }
 }

@@ -134,7 +134,8 @@ class DisaggregatedRoutingIT {
         assertThat(decode).as("served by a decode pod").containsKey(pod);
         Map<String, String> seen = decode.get(pod).lastRequestHeaders();
         for (String h : GatewayHeaders.ROUTER_OWNED) {
-            assertThat(seen.get(h)).as(h).isNotEqualTo(FORGED.get(h));
+            // the pod's record joins repeated values with commas: a forged value forwarded beside the router's shows
+            assertThat(seen.getOrDefault(h, "")).as(h).doesNotContain(FORGED.get(h));
         }
         assertThat(seen).doesNotContainKeys(GatewayHeaders.DESTINATION_ENDPOINT, GatewayHeaders.ENCODER_HOSTS_PORTS,
                 GatewayHeaders.DATA_PARALLEL_HOST_PORT, GatewayHeaders.DESTINATION_ENDPOINT_SERVED,

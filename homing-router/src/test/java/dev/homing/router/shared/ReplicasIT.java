@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.homing.core.config.ConfigException;
 import dev.homing.core.config.DefaultConfig;
 import dev.homing.core.endpoint.Endpoint;
+import dev.homing.protocol.fixtures.LogCapture;
 import dev.homing.router.RouterOptions;
 import dev.homing.router.RouterServer;
 import dev.homing.router.fixtures.Decisions;
@@ -33,11 +34,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -61,7 +58,6 @@ class ReplicasIT {
     private static final String POOL = "replicas-it";
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Logger SHARED_REDIS_LOG = Logger.getLogger(SharedRedis.class.getName());
 
     @TempDir
     static Path dir;
@@ -209,23 +205,7 @@ class ReplicasIT {
     @Test
     @Order(3)
     void withRedisKilledBothReplicasKeepServingAndLogOnceThenShareAgainWhenItReturns() throws Exception {
-        List<LogRecord> records = new CopyOnWriteArrayList<>();
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                records.add(record);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        SHARED_REDIS_LOG.addHandler(capture);
-        try {
+        try (LogCapture log = LogCapture.of(SharedRedis.class)) {
             redis.kill();
             await().atMost(WAIT).until(() -> redisUp(a) == 0 && redisUp(b) == 0);
             for (int i = 0; i < 10; i++) {
@@ -235,7 +215,7 @@ class ReplicasIT {
             }
             assertThat(metric(a, "homing_redis_fallbacks_total")).isPositive();
             assertThat(metric(b, "homing_redis_fallbacks_total")).isPositive();
-            assertThat(warnings(records)).as("one warning per replica for the whole outage").hasSize(2);
+            assertThat(log.warnings()).as("one warning per replica for the whole outage").hasSize(2);
 
             redis.restart();
             await().atMost(WAIT).until(() -> redisUp(a) == 1 && redisUp(b) == 1);
@@ -260,16 +240,9 @@ class ReplicasIT {
             String home = pod(complete(b, prompt, 4));
             await().atMost(WAIT).until(() -> matched(b, prompt).equals(only(home, blocks)));
             assertThat(pod(complete(a, prompt, 4))).isEqualTo(home);
-            assertThat(warnings(records)).as("still one per replica").hasSize(2);
-            assertThat(records.stream().filter(r -> r.getLevel() == Level.INFO
-                    && r.getMessage().contains("reachable again"))).hasSize(2);
-        } finally {
-            SHARED_REDIS_LOG.removeHandler(capture);
+            assertThat(log.warnings()).as("still one per replica").hasSize(2);
+            assertThat(log.messages(Level.INFO)).filteredOn(m -> m.contains("reachable again")).hasSize(2);
         }
-    }
-
-    private static List<LogRecord> warnings(List<LogRecord> records) {
-        return records.stream().filter(r -> r.getLevel() == Level.WARNING).toList();
     }
 
     private static String url(RouterServer r, String path) {

@@ -12,6 +12,12 @@
 // waits for one line on stdin before sending the response body), {"error": ...} on failure, and at the end
 // {"summary": {"exchanges": [...]}}: what the picker answered, bytes in base64, for the test to judge. The script
 // judges nothing, and it stops by itself: every wait is bounded.
+const NODE_MIN = 18; // what the @grpc/grpc-js of .ci/node/package-lock.json runs on
+if (Number(process.versions.node.split('.')[0]) < NODE_MIN) {
+  // before the requires, which an older Node may fail on with a less clear message; a pipe is written synchronously
+  process.stdout.write(JSON.stringify({error: `Node.js >= ${NODE_MIN} is needed, this is ${process.version}`}) + '\n');
+  process.exit(1);
+}
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 const readline = require('node:readline');

@@ -1,5 +1,6 @@
 package dev.homing.sim.http;
 
+import static dev.homing.protocol.fixtures.OpenAiErrors.assertError;
 import static dev.homing.sim.http.PodClient.json;
 import static dev.homing.sim.http.PodClient.quote;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -301,19 +302,6 @@ class ApiSurfaceIT {
             }
         }
         return out;
-    }
-
-    private static void assertError(HttpResponse<String> res, int status, String param) {
-        assertThat(res.statusCode()).as(res.body()).isEqualTo(status);
-        assertThat(res.headers().firstValue("content-type")).hasValue("application/json");
-        JsonNode e = json(res.body()).get("error");
-        assertThat(e.get("code").asInt()).isEqualTo(status);
-        assertThat(e.get("message").asText()).isNotBlank();
-        if (param == null) {
-            assertThat(e.get("param").isNull()).isTrue();
-        } else {
-            assertThat(e.get("param").asText()).isEqualTo(param);
-        }
     }
 
     private static Integer[] box(int[] a) {

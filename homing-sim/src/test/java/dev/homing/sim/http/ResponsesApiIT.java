@@ -1,5 +1,6 @@
 package dev.homing.sim.http;
 
+import static dev.homing.protocol.fixtures.OpenAiErrors.assertError;
 import static dev.homing.sim.http.PodClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -173,18 +174,5 @@ class ResponsesApiIT {
                 .isEqualTo(text.toString());
         // a streamed response is stored too
         assertThat(http.get("/v1/responses/" + created.path("id").asText()).statusCode()).isEqualTo(200);
-    }
-
-    private static void assertError(HttpResponse<String> res, int status, String param) {
-        assertThat(res.statusCode()).as(res.body()).isEqualTo(status);
-        assertThat(res.headers().firstValue("content-type")).hasValue("application/json");
-        JsonNode e = json(res.body()).get("error");
-        assertThat(e.get("code").asInt()).isEqualTo(status);
-        assertThat(e.get("message").asText()).isNotBlank();
-        if (param == null) {
-            assertThat(e.get("param").isNull()).isTrue();
-        } else {
-            assertThat(e.get("param").asText()).isEqualTo(param);
-        }
     }
 }

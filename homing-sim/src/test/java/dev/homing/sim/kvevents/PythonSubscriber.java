@@ -1,6 +1,7 @@
 package dev.homing.sim.kvevents;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.homing.protocol.fixtures.JsonLinesProcess;
 import dev.homing.protocol.fixtures.PythonScript;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -11,9 +12,9 @@ import java.util.function.Predicate;
 /** Test helper: {@code kv_subscriber.py}, a KV-event subscriber written with Debian's pyzmq, msgpack and cbor2. */
 final class PythonSubscriber implements AutoCloseable {
 
-    private final PythonScript script;
+    private final JsonLinesProcess script;
 
-    private PythonSubscriber(PythonScript script) {
+    private PythonSubscriber(JsonLinesProcess script) {
         this.script = script;
     }
 

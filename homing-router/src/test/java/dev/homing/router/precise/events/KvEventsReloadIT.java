@@ -6,11 +6,11 @@ import static org.awaitility.Awaitility.await;
 
 import dev.homing.core.config.DefaultConfig;
 import dev.homing.core.precise.KvEventFeed;
+import dev.homing.router.fixtures.AtomicWrite;
 import dev.homing.router.fixtures.Decisions;
 import dev.homing.router.fixtures.PodTokenizer;
 import dev.homing.router.fixtures.TestCluster;
 import dev.homing.sim.kvevents.KvEventsConfig;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -40,7 +40,7 @@ class KvEventsReloadIT {
 
     @Test
     void reloadsStartRewireAndStopTheSubscribers() throws Exception {
-        Path file = Files.writeString(dir.resolve("epp.yaml"), APPROXIMATE);
+        Path file = AtomicWrite.replace(dir.resolve("epp.yaml"), APPROXIMATE);
         AtomicInteger n = new AtomicInteger();
         try (TestCluster c = TestCluster.start(2,
                 pod -> pod.kvEvents(KvEventsConfig.zmq("tcp://127.0.0.1:*").withReplayEndpoint("tcp://127.0.0.1:*")
@@ -52,7 +52,7 @@ class KvEventsReloadIT {
                 }))) {
             assertThat(c.router().kvEvents().producers()).isEmpty();
 
-            Files.writeString(file, DefaultConfig.preciseText());
+            AtomicWrite.replace(file, DefaultConfig.preciseText());
             await().atMost(WAIT).until(() -> c.router().kvEvents().producers()
                     .equals(List.of("precise-prefix-cache-producer")));
             c.awaitKvEvents();
@@ -65,7 +65,7 @@ class KvEventsReloadIT {
             // Another concurrency: a new producer, a new empty index, a new subscription.
             KvEventFeed before = c.router().config().pluginsOf(KvEventFeed.class)
                     .getFirst();
-            Files.writeString(file, DefaultConfig.preciseText().replace("concurrency: 4", "concurrency: 2"));
+            AtomicWrite.replace(file, DefaultConfig.preciseText().replace("concurrency: 4", "concurrency: 2"));
             await().atMost(WAIT).until(() -> c.router().config().pluginsOf(KvEventFeed.class)
                     .getFirst() != before);
             assertThat(c.router().kvEvents().producers()).containsExactly("precise-prefix-cache-producer");
@@ -82,7 +82,7 @@ class KvEventsReloadIT {
                 return matched(c, prompt).get(pod) == blocks;
             });
 
-            Files.writeString(file, APPROXIMATE);
+            AtomicWrite.replace(file, APPROXIMATE);
             await().atMost(WAIT).until(() -> c.router().kvEvents().producers().isEmpty());
         }
     }

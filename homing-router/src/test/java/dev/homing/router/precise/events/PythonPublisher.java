@@ -1,6 +1,7 @@
 package dev.homing.router.precise.events;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.homing.protocol.fixtures.JsonLinesProcess;
 import dev.homing.protocol.fixtures.PythonScript;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -17,9 +18,9 @@ final class PythonPublisher implements AutoCloseable {
 
     private static final Duration ANSWER = Duration.ofSeconds(40);
 
-    private final PythonScript script;
+    private final JsonLinesProcess script;
 
-    private PythonPublisher(PythonScript script) {
+    private PythonPublisher(JsonLinesProcess script) {
         this.script = script;
     }
 
