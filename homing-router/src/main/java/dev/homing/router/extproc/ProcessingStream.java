@@ -12,7 +12,6 @@ import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.OpenAiError;
 import dev.homing.router.http.RequestIntake;
 import dev.homing.router.http.Usage;
-import dev.homing.router.http.UsageScanner;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode;
 import io.envoyproxy.envoy.service.ext_proc.v3.HeaderMutation;
 import io.envoyproxy.envoy.service.ext_proc.v3.HttpBody;
@@ -22,7 +21,6 @@ import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -69,11 +67,8 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
     private InferenceRequest request;
     private Dispatch dispatch;
 
-    private int status = -1; // -1 until the response headers say
-    private UsageScanner usage;
-    private boolean firstChunk = true;
+    private ResponseWatch response; // once placed
     private boolean servedNoted;
-    private boolean observing = true; // false once watching the response failed: it is still echoed
 
     ProcessingStream(ExtProcContext ctx, ServerCallStreamObserver<ProcessingResponse> out) {
         this.ctx = ctx;
@@ -292,6 +287,9 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
             return;
         }
         ctx.metrics().requestStarted(request.model(), model);
+        InferenceRequest placed = request;
+        response = new ResponseWatch(dispatch, () -> ctx.metrics().firstToken(placed.model(), placed.targetModel(),
+                (ctx.ticker().nanos() - start) / 1e9));
         String destination = dispatch.targets().stream().map(t -> t.endpoint().address())
                 .collect(Collectors.joining(","));
         HeaderMutation mutation = mutation(destination, bytes.length);
@@ -330,17 +328,11 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
     }
 
     private void responseHeaders(HttpHeaders h) {
-        Map<String, String> rh = EnvoyHeaders.read(h.getHeaders());
-        status = (int) Math.max(0, parseLong(rh.get(":status")));
-        boolean sse = rh.getOrDefault("content-type", "").toLowerCase(Locale.ROOT).startsWith("text/event-stream");
-        // the id is remembered before the chunk carrying it is echoed (a follow-up may come the moment it is read)
-        usage = new UsageScanner(sse, dispatch != null && status >= 200 && status < 300 ? dispatch::answered : null);
         HeaderMutation.Builder m = HeaderMutation.newBuilder();
-        if (dispatch != null) {
+        if (response != null) {
             m.addSetHeaders(EnvoyHeaders.set(POD_HEADER, dispatch.target().name()));
-            Map<String, String> extra = new HashMap<>();
-            observe(() -> dispatch.onHeaders(status, extra));
-            extra.forEach((k, v) -> m.addSetHeaders(EnvoyHeaders.set(k.toLowerCase(Locale.ROOT), v)));
+            response.headers(EnvoyHeaders.read(h.getHeaders()))
+                    .forEach((k, v) -> m.addSetHeaders(EnvoyHeaders.set(k.toLowerCase(Locale.ROOT), v)));
         }
         out.onNext(Replies.responseHeaders(m.build()));
         if (h.getEndOfStream()) {
@@ -350,23 +342,8 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
 
     private void responseBody(HttpBody b) {
         ByteString chunk = b.getBody();
-        if (dispatch != null && !chunk.isEmpty()) {
-            if (firstChunk) {
-                firstChunk = false;
-                dispatch.firstToken(); // the pod has prefilled the prompt
-                ctx.metrics().firstToken(request.model(), request.targetModel(),
-                        (ctx.ticker().nanos() - start) / 1e9);
-            }
-            observe(() -> {
-                byte[] bytes = chunk.toByteArray();
-                if (usage == null) {
-                    // The gateway skips the response headers: tell an event stream by its first bytes. A response id
-                    // found is a Responses API answer's (error bodies carry none), so it is learnt without a status.
-                    usage = new UsageScanner(eventStream(bytes), dispatch::answered);
-                }
-                usage.accept(bytes, 0, bytes.length);
-                dispatch.onBodyChunk(bytes, 0, bytes.length);
-            });
+        if (response != null) {
+            response.chunk(chunk);
         }
         if (responseMode == BodySendMode.FULL_DUPLEX_STREAMED) {
             Replies.streamedBody(chunk, false, b.getEndOfStream(), out::onNext);
@@ -376,33 +353,6 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
         if (b.getEndOfStream()) {
             finish(Outcome.Cause.NATURAL);
         }
-    }
-
-    /**
-     * Watches the response (its usage, its id, the plugins' hooks) without putting it at risk: a failure there is
-     * logged once and watching stops, while the response goes on being echoed to the client.
-     */
-    private void observe(Runnable watch) {
-        if (!observing) {
-            return;
-        }
-        try {
-            watch.run();
-        } catch (RuntimeException e) {
-            observing = false;
-            LOG.log(System.Logger.Level.WARNING, "watching a response failed; it is passed on unwatched", e);
-        }
-    }
-
-    /** Whether a body starts as Server-Sent Events do ({@code data:}, {@code event:}, {@code id:} or a comment). */
-    static boolean eventStream(byte[] body) {
-        int i = 0;
-        while (i < body.length && (body[i] == ' ' || body[i] == '\n' || body[i] == '\r')) {
-            i++;
-        }
-        String head = new String(body, i, Math.min(6, body.length - i), java.nio.charset.StandardCharsets.US_ASCII);
-        return head.startsWith("data:") || head.startsWith("event:") || head.startsWith("id:")
-                || head.startsWith(":");
     }
 
     private void responseTrailers() {
@@ -428,7 +378,8 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
         if (d == null) {
             return;
         }
-        Usage u = usage == null ? Usage.UNKNOWN : usage.usage();
+        Usage u = response.usage();
+        int status = response.status();
         try {
             d.complete(new Outcome(cause, Math.max(0, status), u.promptTokens(), u.completionTokens(),
                     u.cachedTokens()));

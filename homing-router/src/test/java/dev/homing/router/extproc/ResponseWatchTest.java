@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-class ProcessingStreamTest {
+class ResponseWatchTest {
 
     private static boolean sse(String body) {
-        return ProcessingStream.eventStream(body.getBytes(StandardCharsets.UTF_8));
+        return ResponseWatch.eventStream(body.getBytes(StandardCharsets.UTF_8));
     }
 
     @Test
