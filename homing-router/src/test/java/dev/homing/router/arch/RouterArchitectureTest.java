@@ -13,8 +13,10 @@ import dev.homing.router.archfixture.ImportsHigherModules;
 import dev.homing.router.archfixture.cycle.Ping;
 import dev.homing.router.archfixture.cycle.pong.Pong;
 import dev.homing.router.explain.archfixture.Forwards;
+import dev.homing.router.extproc.archfixture.RelaysLikeTheProxy;
 import dev.homing.router.precise.PreciseRouting;
 import dev.homing.router.precise.archfixture.NamesAPreciseProducer;
+import dev.homing.router.proxy.archfixture.AsksThePicker;
 import dev.homing.router.proxy.archfixture.RendersDecisions;
 import java.util.List;
 import java.util.stream.Stream;
@@ -32,6 +34,7 @@ class RouterArchitectureTest {
 
     private static final String PROXY = "dev.homing.router.proxy..";
     private static final String EXPLAIN = "dev.homing.router.explain..";
+    private static final String EXTPROC = "dev.homing.router.extproc..";
     private static final String PRECISE_PLUGINS = "dev.homing.core.plugins.prefix.precise..";
 
     static final ArchRule PROXY_WITHOUT_EXPLAIN = noClasses().that().resideInAPackage(PROXY)
@@ -40,6 +43,13 @@ class RouterArchitectureTest {
     static final ArchRule EXPLAIN_WITHOUT_PROXY = noClasses().that().resideInAPackage(EXPLAIN)
             .should().dependOnClassesThat().resideInAPackage(PROXY)
             .because("explaining a decision forwards nothing");
+    static final ArchRule EXTPROC_WITHOUT_PROXY = noClasses().that().resideInAPackage(EXTPROC)
+            .should().dependOnClassesThat().resideInAnyPackage(PROXY, EXPLAIN)
+            .because("the two data planes share only what lies below both (router.http: reading a request, "
+                    + "watching a response) and the director");
+    static final ArchRule PROXY_WITHOUT_EXTPROC = noClasses().that().resideInAPackage(PROXY)
+            .should().dependOnClassesThat().resideInAPackage(EXTPROC)
+            .because("the HTTP proxy does not know the gateway's protocol");
     static final ArchRule PRECISE_THROUGH_THE_FEED = noClasses().that().resideInAPackage("dev.homing.router..")
             .should().dependOnClassesThat().resideInAPackage(PRECISE_PLUGINS)
             .because("the router reaches precise producers only through core.precise.KvEventFeed");
@@ -68,6 +78,20 @@ class RouterArchitectureTest {
                 .contains(RendersDecisions.class.getName(), "dev.homing.router.explain.DecisionJson");
         assertThat(violationsOf(EXPLAIN_WITHOUT_PROXY, Forwards.class))
                 .contains(Forwards.class.getName(), "dev.homing.router.proxy.Upstream");
+    }
+
+    @Test
+    void theTwoDataPlanesImportNeitherTheOther() {
+        EXTPROC_WITHOUT_PROXY.check(MAIN);
+        PROXY_WITHOUT_EXTPROC.check(MAIN);
+    }
+
+    @Test
+    void theDataPlaneRulesCatchAnImportEitherWay() {
+        assertThat(violationsOf(EXTPROC_WITHOUT_PROXY, RelaysLikeTheProxy.class))
+                .contains(RelaysLikeTheProxy.class.getName(), "dev.homing.router.proxy.Upstream");
+        assertThat(violationsOf(PROXY_WITHOUT_EXTPROC, AsksThePicker.class))
+                .contains(AsksThePicker.class.getName(), "dev.homing.router.extproc.EndpointPicker");
     }
 
     @Test
