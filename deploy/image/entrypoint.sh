@@ -6,7 +6,21 @@ set -eu
 here="$(dirname "$0")"
 case "${1:-}" in
   -h|--help|-V|--version|"") ;;
-  -*) set -- serve "$@" ;;
+  -*)
+    # Homing binds loopback unless told otherwise, and the chart names no address: in a pod, the kubelet's probes,
+    # the gateway and Prometheus come from outside, so bind all of the pod's addresses unless the arguments say.
+    host=0.0.0.0
+    admin=0.0.0.0
+    for a in "$@"; do
+      case "$a" in
+        --host|--host=*) host= ;;
+        --admin-host|--admin-host=*) admin= ;;
+      esac
+    done
+    if [ -n "$admin" ]; then set -- --admin-host "$admin" "$@"; fi
+    if [ -n "$host" ]; then set -- --host "$host" "$@"; fi
+    set -- serve "$@"
+    ;;
 esac
 # The flags ./homing gives the JVM on Java 23+; heap and other JVM options through JAVA_TOOL_OPTIONS.
 exec java --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -jar "$here/homing.jar" "$@"

@@ -59,9 +59,41 @@ class HomingImageIT {
         Run run = start(root, List.of("--grpc-port", "9002", "--help"));
         assertThat(run.exit).as(run.output).isZero();
         assertThat(run.output).contains("Usage: homing serve");
-        Run sim = start(root, List.of("config", "default"));
-        assertThat(sim.exit).as(sim.output).isZero();
-        assertThat(sim.output).contains("kind: EndpointPickerConfig");
+        Run config = start(root, List.of("config", "default"));
+        assertThat(config.exit).as(config.output).isZero();
+        assertThat(config.output).contains("kind: EndpointPickerConfig");
+    }
+
+    @Test
+    void llmDsChartArgumentsRunAsServeBoundToThePodsAddresses(@TempDir Path root, @TempDir Path bin) throws Exception {
+        // A java that prints the command line it is given: what the entrypoint hands the JVM, without running it.
+        Path java = bin.resolve("java");
+        Files.writeString(java, "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+        // The arguments of llm-d's chart (config/charts/inferencepool/templates/epp-deployment.yaml at
+        // kubernetes-sigs/gateway-api-inference-extension 9d1514a3607eefbda6bcf8849aaf3654dba7f207), two replicas.
+        List<String> chart = List.of("--pool-name", "vllm-qwen", "--pool-namespace", "llm", "--zap-encoder", "json",
+                "--config-file", "/config/default-plugins.yaml", "--ha-enable-leader-election", "--tracing=false",
+                "--metrics-endpoint-auth=false");
+        String jar = root.resolve("app/homing.jar").toString();
+        List<String> jvm = List.of("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-jar",
+                jar);
+        assertThat(start(root, chart, bin).output.lines().toList()).isEqualTo(concat(jvm,
+                List.of("serve", "--host", "0.0.0.0", "--admin-host", "0.0.0.0"), chart));
+        List<String> own = List.of("--pool-name", "p", "--host", "10.1.2.3", "--admin-host=127.0.0.1");
+        assertThat(start(root, own, bin).output.lines().toList()).as("an address given is kept")
+                .isEqualTo(concat(jvm, List.of("serve"), own));
+        assertThat(start(root, List.of("sim", "--port", "8001"), bin).output.lines().toList())
+                .isEqualTo(concat(jvm, List.of("sim", "--port", "8001")));
+    }
+
+    @SafeVarargs
+    private static List<String> concat(List<String>... parts) {
+        List<String> out = new ArrayList<>();
+        for (List<String> p : parts) {
+            out.addAll(p);
+        }
+        return out;
     }
 
     @Test
@@ -117,6 +149,11 @@ class HomingImageIT {
 
     /** Lays out the image's files under {@code root} as the Dockerfile's COPYs do, and runs its entrypoint there. */
     private static Run start(Path root, List<String> args) throws Exception {
+        return start(root, args, Path.of(System.getProperty("java.home"), "bin"));
+    }
+
+    /** ... with {@code javaBin} standing for the base image's directory of java on PATH. */
+    private static Run start(Path root, List<String> args, Path javaBin) throws Exception {
         Path repo = DeployFiles.repoRoot();
         for (Dockerfile.Copy c : dockerfile.copies) {
             Path src = repo.resolve(c.src);
@@ -133,7 +170,7 @@ class HomingImageIT {
         ProcessBuilder pb = new ProcessBuilder(command).directory(root.resolve(dockerfile.workdir.substring(1)).toFile())
                 .redirectErrorStream(true);
         pb.environment().putAll(dockerfile.env);
-        pb.environment().put("PATH", Path.of(System.getProperty("java.home"), "bin") + ":/usr/bin:/bin");
+        pb.environment().put("PATH", javaBin + ":/usr/bin:/bin");
         Process p = pb.start();
         p.getOutputStream().close();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
