@@ -29,8 +29,8 @@ import java.util.function.Consumer;
  * holder released it (empty holder). A leader that has not renewed for a renew deadline stops leading (not ready)
  * and stands again; since the deadline is shorter than the lease, it has stopped before anyone may take over. On
  * close, a leader releases the lease so a standby takes over without waiting. fabric8's own elector was tried first:
- * against the API server it let a standby take a lease that was being renewed, and a leader that lost the API server
- * kept leading; the hand-over test shows what this one does.
+ * as wired, against the mock API server, its leader never renewed (a standby took the lease within a second) and a
+ * leader that lost the API server kept leading; the hand-over test shows what this one does.
  */
 public final class LeaderElection implements AutoCloseable {
 
