@@ -39,6 +39,9 @@ public final class KubernetesApi implements AutoCloseable {
             }
             config = Config.autoConfigure(null);
         }
+        // One HTTP retry, not fabric8's ten with exponential backoff: the informers relist and the election retries
+        // on their own, and ten retries would hide an API server that is away for over a minute, with no word logged.
+        config.setRequestRetryBackoffLimit(1);
         return new KubernetesApi(new KubernetesClientBuilder().withConfig(config).build());
     }
 

@@ -52,6 +52,9 @@ public final class KubernetesDiscovery implements Discovery {
             return size() > PROBLEMS_REMEMBERED;
         }
     };
+    private final String url;
+    /** The last failure each informer reported, so a failure that lasts is logged once. */
+    private final Map<String, String> failures = new java.util.concurrent.ConcurrentHashMap<>();
     private List<Endpoint> published;
     private String poolProblem;
     private boolean closed;
@@ -63,6 +66,7 @@ public final class KubernetesDiscovery implements Discovery {
         this.target = target;
         this.pool = pool;
         this.syncChanged = syncChanged;
+        this.url = api.url();
         this.pods = api.client().pods().inNamespace(target.namespace()).runnableInformer(resync.toMillis());
         this.inferencePools = !target.followsInferencePool() ? null : api.client()
                 .genericKubernetesResources(INFERENCE_POOL).inNamespace(target.namespace()).withName(target.name())
@@ -100,18 +104,33 @@ public final class KubernetesDiscovery implements Discovery {
             }
         });
         // The API server may be away, or refuse (RBAC): keep trying, as controller-runtime does, and say why.
+        // Said once while it lasts (the informer retries with a growing backoff), and again when it changes.
         informer.exceptionHandler((started, t) -> {
-            LOG.log(System.Logger.Level.WARNING, "Kubernetes: " + (started ? "watching " : "listing ") + what
-                    + " in " + target.namespace() + " failed, retrying: " + t.getMessage());
+            String problem = (started ? "watching " : "listing ") + what + " in " + target.namespace() + " at "
+                    + url + " failed, retrying: " + cause(t);
+            if (!problem.equals(failures.put(what, problem))) {
+                LOG.log(System.Logger.Level.WARNING, "Kubernetes: " + problem);
+            }
             return true;
         });
         informer.start().whenComplete((ok, failed) -> refresh()); // the last listed may be seen before hasSynced
+    }
+
+    /** The innermost cause, which says what happened (a refused connection, a 403), not where it was wrapped. */
+    private static String cause(Throwable t) {
+        Throwable c = t;
+        while (c.getCause() != null && c.getCause() != c) {
+            c = c.getCause();
+        }
+        return c == t || c.getMessage() == null ? String.valueOf(t.getMessage()) : c.getClass().getSimpleName()
+                + ": " + c.getMessage();
     }
 
     private synchronized void refresh() {
         if (closed || !pods.hasSynced() || (inferencePools != null && !inferencePools.hasSynced())) {
             return;
         }
+        failures.clear(); // listed again: a failure from now on is news
         LabelSelector selector = target.selector();
         List<Integer> ports = target.targetPorts();
         String problem = null;

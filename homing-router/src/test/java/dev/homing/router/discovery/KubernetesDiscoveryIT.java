@@ -196,6 +196,32 @@ class KubernetesDiscoveryIT {
         }
     }
 
+    @Test
+    void anApiServerThatIsAwayAtStartIsRetriedAndTheRouterIsReadyOnceItAnswers() throws Exception {
+        int apiPort;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            apiPort = s.getLocalPort();
+        }
+        Path kubeconfig = MockApiServer.kubeconfig(dir, "http://127.0.0.1:" + apiPort + "/");
+        try (RouterServer router = RouterServer.start(RouterOptions.defaults(List.of()).with(o -> {
+            o.port = 0;
+            o.adminPort = 0;
+            o.extProcPort = 0;
+            o.healthPort = 0;
+            o.kubernetes = KubernetesPool.inferencePool(MockApiServer.NAMESPACE, "qwen", null, Map.of());
+            o.kubeconfig = kubeconfig;
+        }))) {
+            assertThat(router.health().ready()).as("nothing listed: not ready").isFalse();
+            try (MockApiServer api = MockApiServer.start(dir, apiPort)) {
+                api.create(MockApiServer.inferencePool("qwen", Map.of("app", "vllm"), List.of(8000)));
+                api.create(MockApiServer.pod("pod-a", "127.0.0.2", true, DECODE, Map.of()));
+                // the informers' backoff grows from a second: allow it a few rounds
+                await().atMost(Duration.ofSeconds(30)).until(() -> router.health().ready());
+                await().atMost(FOLLOWS).until(() -> names(router).equals(List.of("pod-a"))); // listed, or watched
+            }
+        }
+    }
+
     private RouterOptions options(MockApiServer api, KubernetesPool pool,
                                   java.util.function.Consumer<RouterOptions.Builder> more) {
         return RouterOptions.defaults(List.of()).with(o -> {
