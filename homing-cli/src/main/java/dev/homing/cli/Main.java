@@ -18,6 +18,8 @@ public final class Main implements Runnable {
 
     /** Held so the level sticks: java.util.logging keeps loggers only weakly. */
     private static final Logger HELIDON_LOG = Logger.getLogger("io.helidon");
+    /** fabric8's informers log each failed list with a stack trace; Homing's discovery says it in one line. */
+    private static final Logger FABRIC8_INFORMERS_LOG = Logger.getLogger("io.fabric8.kubernetes.client.informers");
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -62,6 +64,7 @@ public final class Main implements Runnable {
         }
         // Helidon announces features and channels at INFO; the commands print their own summary.
         HELIDON_LOG.setLevel(Level.WARNING);
+        FABRIC8_INFORMERS_LOG.setLevel(Level.SEVERE);
     }
 
     /** The version from the jar manifest, or "dev". */

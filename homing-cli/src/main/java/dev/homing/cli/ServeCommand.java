@@ -2,11 +2,14 @@ package dev.homing.cli;
 
 import dev.homing.router.RouterOptions;
 import dev.homing.router.RouterServer;
+import dev.homing.router.discovery.KubernetesPool;
 import dev.homing.router.discovery.StaticEndpoints;
+import dev.homing.router.election.ElectionTimings;
 import dev.homing.protocol.config.GoDuration;
 import dev.homing.core.endpoint.Endpoint;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -20,7 +23,7 @@ final class ServeCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true, multiplicity = "1")
     Endpoints endpoints;
 
-    /** Where the endpoints come from: exactly one of the two. */
+    /** Where the endpoints come from: exactly one of the four. */
     static final class Endpoints {
         @Option(names = "--endpoints", paramLabel = StaticEndpoints.SYNTAX,
                 description = "The model-server endpoints, comma-separated; a bare HOST:PORT is named after itself. "
@@ -34,19 +37,60 @@ final class ServeCommand implements Callable<Integer> {
                         + "docs/CONFIGURATION.md, \"Endpoints and labels\"); re-read when it changes: endpoints "
                         + "join and leave, a broken change is refused and the running endpoints stay.")
         java.nio.file.Path file;
+
+        @Option(names = "--pool-name", paramLabel = "NAME",
+                description = "Discover the pods through Kubernetes, as llm-d's endpoint picker: the InferencePool "
+                        + "(inference.networking.k8s.io/v1) of this name says which pods (its selector) and ports "
+                        + "(its targetPorts), and is followed as it is edited; a pod is an endpoint while it is Ready "
+                        + "and not being deleted, with its labels. Kubeconfig or in-cluster service account.")
+        String poolName;
+
+        @Option(names = "--endpoint-selector", paramLabel = "SELECTOR",
+                description = "Discover the pods through Kubernetes without an InferencePool (llm-d's standalone "
+                        + "mode): the pods this label selector matches, e.g. 'app=vllm,llm-d.ai/role in "
+                        + "(decode)'; needs --endpoint-target-ports.")
+        String endpointSelector;
     }
 
-    @Option(names = "--host", defaultValue = "127.0.0.1",
-            description = "Address the API and the gRPC ports (ext_proc, health) bind (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--pool-namespace", paramLabel = "NS",
+            description = "With --pool-name or --endpoint-selector: the namespace of the pool and its pods (default: "
+                    + "the NAMESPACE environment variable, which llm-d's chart sets, else 'default').")
+    String poolNamespace;
+
+    @Option(names = "--pool-group", paramLabel = "GROUP",
+            description = "With --pool-name: the InferencePool's API group; Homing reads inference.networking.k8s.io "
+                    + "only, as llm-d does.")
+    String poolGroup;
+
+    @Option(names = "--endpoint-target-ports", paramLabel = "PORT[,PORT...]",
+            description = "With --endpoint-selector: each selected pod's ports, one endpoint each (1 to 8).")
+    String endpointTargetPorts;
+
+    @Option(names = "--kubeconfig", paramLabel = "FILE",
+            description = "With Kubernetes discovery: the kubeconfig to use (default: KUBECONFIG, ~/.kube/config, "
+                    + "else the pod's service account).")
+    java.nio.file.Path kubeconfig;
+
+    @Option(names = "--ha-enable-leader-election", arity = "0..1", defaultValue = "false", fallbackValue = "true",
+            paramLabel = "BOOL",
+            description = "With Kubernetes discovery: the replicas elect a leader through a coordination.k8s.io "
+                    + "Lease, and only the leader is ready, as llm-d's picker (default: ${DEFAULT-VALUE}).")
+    boolean leaderElection;
+
+    @Option(names = "--host", defaultValue = "${env:HOMING_HOST:-127.0.0.1}",
+            description = "Address the API and the gRPC ports (ext_proc, health) bind (default: HOMING_HOST from the "
+                    + "environment, else 127.0.0.1; now ${DEFAULT-VALUE}).")
     String host;
 
     @Option(names = "--port", defaultValue = "8000", description = "OpenAI-compatible API port (default: ${DEFAULT-VALUE}).")
     int port;
 
-    @Option(names = "--admin-host", defaultValue = "127.0.0.1", description = "Address the admin port binds (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--admin-host", defaultValue = "${env:HOMING_ADMIN_HOST:-127.0.0.1}",
+            description = "Address the admin port binds (default: HOMING_ADMIN_HOST from the environment, else "
+                    + "127.0.0.1; now ${DEFAULT-VALUE}).")
     String adminHost;
 
-    @Option(names = "--admin-port", defaultValue = "9090",
+    @Option(names = {"--admin-port", "--metrics-port"}, defaultValue = "9090",
             description = "Admin port: /metrics, /healthz, /readyz, /debug/endpoints, /prometheus/targets (default: ${DEFAULT-VALUE}).")
     int adminPort;
 
@@ -54,7 +98,7 @@ final class ServeCommand implements Callable<Integer> {
             description = "How often each endpoint's /metrics is read, as a Go duration (default: ${DEFAULT-VALUE}).")
     String scrapeInterval;
 
-    @Option(names = "--config", paramLabel = "FILE",
+    @Option(names = {"--config", "--config-file"}, paramLabel = "FILE",
             description = "An EndpointPickerConfig (llm-d's format); reloaded when it changes, a broken change is "
                     + "refused and the running config stays. Default: Homing's built-in profile.")
     java.nio.file.Path config;
@@ -73,7 +117,8 @@ final class ServeCommand implements Callable<Integer> {
 
     @Option(names = {"--ext-proc-port", "--grpc-port"}, paramLabel = "PORT",
             description = "Also serve Envoy's ext_proc protocol here, as llm-d's endpoint picker does (llm-d: 9002), "
-                    + "for a Gateway API gateway whose InferencePool names this router. Default: off.")
+                    + "for a Gateway API gateway whose InferencePool names this router. Default: 9002 with "
+                    + "--pool-name or --endpoint-selector, as llm-d, else off.")
     Integer extProcPort;
 
     @Option(names = "--grpc-health-port", paramLabel = "PORT",
@@ -102,33 +147,22 @@ final class ServeCommand implements Callable<Integer> {
                     + "forgotten first (default: ${DEFAULT-VALUE}).")
     int responseAffinity;
 
+    @picocli.CommandLine.Mixin
+    LlmdIgnoredFlags ignored;
+
+    /** Where NAMESPACE and POD_NAME are read (tests give their own). */
+    Map<String, String> env = System.getenv();
+
     @Override
     public Integer call() throws Exception {
-        Duration interval = GoDuration.parse(scrapeInterval);
-        if (!proxy && extProcPort == null) {
-            throw new IllegalArgumentException("--no-proxy leaves nothing to serve: give --ext-proc-port too");
+        RouterOptions options = options();
+        String warning = ignored.warning();
+        if (warning != null) {
+            System.err.println(warning);
         }
-        int health = healthPort != null ? healthPort : extProcPort != null ? 9003 : -1;
-        List<Endpoint> given = endpoints.list != null ? StaticEndpoints.parse(endpoints.list) : List.of();
-        RouterOptions options = RouterOptions.defaults(given).with(o -> {
-            o.endpointsFile = endpoints.file;
-            o.host = host;
-            o.port = port;
-            o.adminHost = adminHost;
-            o.adminPort = adminPort;
-            o.scrapeInterval = interval;
-            o.creditUnreflected = !noCredit;
-            o.configFile = config;
-            o.redisUrl = redis;
-            o.proxy = proxy;
-            o.extProcPort = extProcPort == null ? -1 : extProcPort;
-            o.healthPort = health;
-            o.secureServing = secureServing;
-            o.certPath = certPath;
-            o.responseAffinityCapacity = responseAffinity;
-        });
         try (ShutdownSignal signal = new ShutdownSignal(); RouterServer router = RouterServer.start(options)) {
-            String watched = endpoints.file == null ? "" : " (" + endpoints.file + ", watched)";
+            String watched = endpoints.file != null ? " (" + endpoints.file + ", watched)"
+                    : options.kubernetes() != null ? " (" + router.discovery().describe() + ", followed)" : "";
             int count = router.pool().snapshot().endpoints().size();
             if (proxy) {
                 System.out.printf("homing: routing http://%s:%d -> %d endpoints%s; admin http://%s:%d%n",
@@ -143,5 +177,61 @@ final class ServeCommand implements Callable<Integer> {
             signal.await();
         }
         return 0;
+    }
+
+    /** What the command line asks for, checked; the router is not started. */
+    RouterOptions options() {
+        Duration interval = GoDuration.parse(scrapeInterval);
+        KubernetesPool kubernetes = kubernetesPool();
+        if (kubernetes == null && (poolNamespace != null || poolGroup != null || kubeconfig != null
+                || leaderElection)) {
+            throw new IllegalArgumentException("--pool-namespace, --pool-group, --kubeconfig and "
+                    + "--ha-enable-leader-election go with --pool-name or --endpoint-selector");
+        }
+        if (endpointTargetPorts != null && endpoints.endpointSelector == null) {
+            throw new IllegalArgumentException("--endpoint-target-ports goes with --endpoint-selector");
+        }
+        Integer extProc = extProcPort != null ? extProcPort : kubernetes != null ? Integer.valueOf(9002) : null;
+        if (!proxy && extProc == null) {
+            throw new IllegalArgumentException("--no-proxy leaves nothing to serve: give --ext-proc-port too");
+        }
+        int health = healthPort != null ? healthPort : extProc != null ? 9003 : -1;
+        List<Endpoint> given = endpoints.list != null ? StaticEndpoints.parse(endpoints.list) : List.of();
+        return RouterOptions.defaults(given).with(o -> {
+            o.endpointsFile = endpoints.file;
+            o.host = host;
+            o.port = port;
+            o.adminHost = adminHost;
+            o.adminPort = adminPort;
+            o.scrapeInterval = interval;
+            o.creditUnreflected = !noCredit;
+            o.configFile = config;
+            o.redisUrl = redis;
+            o.proxy = proxy;
+            o.extProcPort = extProc == null ? -1 : extProc;
+            o.healthPort = health;
+            o.secureServing = secureServing;
+            o.certPath = certPath;
+            o.responseAffinityCapacity = responseAffinity;
+            o.kubernetes = kubernetes;
+            o.kubeconfig = kubeconfig;
+            o.election = leaderElection ? ElectionTimings.DEFAULT : null;
+            if (kubernetes != null && kubernetes.followsInferencePool()) {
+                o.poolName = kubernetes.name(); // the router's metrics name the pool as llm-d's do
+            }
+        });
+    }
+
+    private KubernetesPool kubernetesPool() {
+        if (endpoints.poolName != null) {
+            return KubernetesPool.inferencePool(poolNamespace, endpoints.poolName, poolGroup, env);
+        }
+        if (endpoints.endpointSelector != null) {
+            if (poolGroup != null) {
+                throw new IllegalArgumentException("--pool-group goes with --pool-name");
+            }
+            return KubernetesPool.standalone(poolNamespace, endpoints.endpointSelector, endpointTargetPorts, env);
+        }
+        return null;
     }
 }

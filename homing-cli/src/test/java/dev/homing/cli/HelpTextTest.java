@@ -12,7 +12,10 @@ class HelpTextTest {
         CliRun help = CliRun.of("serve", "--help");
         assertThat(help.exit()).isZero();
         String text = help.out().replaceAll("\\s+", ""); // picocli wraps anywhere, even inside an example
-        assertThat(text).contains("(--endpoints=NAME=HOST:PORT[;KEY=VALUE...][,...]|--endpoints-file=FILE)")
+        assertThat(text).contains("(--endpoints=NAME=HOST:PORT[;KEY=VALUE...][,...]|--endpoints-file=FILE|"
+                        + "--pool-name=NAME|--endpoint-selector=SELECTOR)")
+                .contains("--config,--config-file=FILE").contains("--admin-port,--metrics-port=<adminPort>")
+                .contains("--grpc-port,--ext-proc-port=PORT").contains("--ha-enable-leader-election[=BOOL]")
                 .contains("Labelsfollowtheirendpointafter';',inKubernetes'labelsyntax")
                 .contains("'p=10.0.0.1:8000;llm-d.ai/role=prefill,d=10.0.0.2:8000;llm-d.ai/role=decode'");
     }

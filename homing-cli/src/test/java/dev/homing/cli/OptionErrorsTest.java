@@ -79,4 +79,22 @@ class OptionErrorsTest {
         assertThat(run.exit()).isEqualTo(Main.EXIT_CONFIG);
         assertThat(run.err()).startsWith("homing up: ").contains(message).doesNotContain("\tat ");
     }
+
+    @Test
+    void kubernetesOptionsThatCannotWorkAreNamed() {
+        CliRun orphan = CliRun.of("serve", "--endpoints", "a=127.0.0.1:9", "--ha-enable-leader-election");
+        assertThat(orphan.exit()).isEqualTo(Main.EXIT_CONFIG);
+        assertThat(orphan.err()).startsWith("homing serve: ").contains("--ha-enable-leader-election go with --pool-name")
+                .doesNotContain("\tat ");
+        CliRun group = CliRun.of("serve", "--pool-name", "p", "--pool-group", "inference.networking.x-k8s.io");
+        assertThat(group.exit()).isEqualTo(Main.EXIT_CONFIG);
+        assertThat(group.err()).contains("--pool-group inference.networking.x-k8s.io: Homing reads InferencePool "
+                + "inference.networking.k8s.io/v1 only");
+        CliRun ports = CliRun.of("serve", "--endpoint-selector", "app=vllm");
+        assertThat(ports.exit()).isEqualTo(Main.EXIT_CONFIG);
+        assertThat(ports.err()).contains("--endpoint-target-ports is needed with --endpoint-selector");
+        CliRun selector = CliRun.of("serve", "--endpoint-selector", "app in (", "--endpoint-target-ports", "8000");
+        assertThat(selector.exit()).isEqualTo(Main.EXIT_CONFIG);
+        assertThat(selector.err()).startsWith("homing serve: ").doesNotContain("\tat ");
+    }
 }

@@ -4,6 +4,8 @@ import dev.homing.core.config.BuiltInConfig;
 import dev.homing.core.director.ResponseAffinity;
 import dev.homing.core.endpoint.Endpoint;
 import dev.homing.core.framework.request.TokenSource;
+import dev.homing.router.discovery.KubernetesPool;
+import dev.homing.router.election.ElectionTimings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -38,6 +40,13 @@ import java.util.function.Consumer;
  * @param certPath           a directory holding {@code tls.crt} and {@code tls.key}, or null
  * @param responseAffinityCapacity most Responses API response ids remembered with the pod that answered them (the
  *                           least recently used forgotten first), so a {@code previous_response_id} goes back there
+ * @param kubernetes         the pods of a namespace as the pool (an InferencePool's, or a selector's), discovered and
+ *                           followed through the Kubernetes API, in place of {@code endpoints} (which must then be
+ *                           empty) and {@code endpointsFile}; or null
+ * @param kubeconfig         with {@code kubernetes}: the kubeconfig to use, or null to look as kubectl does
+ *                           ({@code KUBECONFIG}, {@code ~/.kube/config}) or use the pod's service account
+ * @param election           with {@code kubernetes}: the replicas elect a leader through a Lease, and only the leader
+ *                           is ready (llm-d's {@code --ha-enable-leader-election}); null for none
  */
 public record RouterOptions(String host, int port, String adminHost, int adminPort, List<Endpoint> endpoints,
                             Duration scrapeInterval, Duration scrapeTimeout, Duration modelsInterval,
@@ -45,7 +54,8 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
                             boolean creditUnreflected, long seed, String poolName, Path configFile,
                             boolean precise, Duration configPollInterval, TokenSource tokenSource, String redisUrl,
                             Path endpointsFile, boolean pd, boolean proxy, int extProcPort, int healthPort,
-                            boolean secureServing, Path certPath, int responseAffinityCapacity) {
+                            boolean secureServing, Path certPath, int responseAffinityCapacity,
+                            KubernetesPool kubernetes, Path kubeconfig, ElectionTimings election) {
 
     public RouterOptions {
         endpoints = List.copyOf(endpoints);
@@ -54,6 +64,12 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
         }
         if (responseAffinityCapacity <= 0) {
             throw new IllegalArgumentException("responseAffinityCapacity must be > 0, got " + responseAffinityCapacity);
+        }
+        if (kubernetes != null && (endpointsFile != null || !endpoints.isEmpty())) {
+            throw new IllegalArgumentException("give endpoints, an endpoints file or a Kubernetes pool, one of them");
+        }
+        if (election != null && kubernetes == null) {
+            throw new IllegalArgumentException("leader election needs a Kubernetes pool: its Lease lives there");
         }
         if (configFile == null && precise && pd) {
             throw new IllegalArgumentException("there is no built-in precise P/D config; give a config file");
@@ -69,7 +85,7 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
         return new RouterOptions("127.0.0.1", 8000, "127.0.0.1", 9090, endpoints, Duration.ofMillis(50),
                 Duration.ofSeconds(1), Duration.ofSeconds(5), 32 << 20, Duration.ofSeconds(2), Duration.ofMinutes(10),
                 3, true, System.nanoTime(), "homing", null, false, Duration.ofSeconds(1), null, null, null, false,
-                true, -1, -1, true, null, ResponseAffinity.DEFAULT_CAPACITY);
+                true, -1, -1, true, null, ResponseAffinity.DEFAULT_CAPACITY, null, null, null);
     }
 
     /** A copy with some options changed. */
@@ -109,6 +125,9 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
         public boolean secureServing;
         public Path certPath;
         public int responseAffinityCapacity;
+        public KubernetesPool kubernetes;
+        public Path kubeconfig;
+        public ElectionTimings election;
 
         Builder(RouterOptions o) {
             host = o.host;
@@ -139,13 +158,17 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
             secureServing = o.secureServing;
             certPath = o.certPath;
             responseAffinityCapacity = o.responseAffinityCapacity;
+            kubernetes = o.kubernetes;
+            kubeconfig = o.kubeconfig;
+            election = o.election;
         }
 
         RouterOptions build() {
             return new RouterOptions(host, port, adminHost, adminPort, endpoints, scrapeInterval, scrapeTimeout,
                     modelsInterval, maxBodyBytes, connectTimeout, responseTimeout, maxAttempts, creditUnreflected, seed,
                     poolName, configFile, precise, configPollInterval, tokenSource, redisUrl, endpointsFile, pd,
-                    proxy, extProcPort, healthPort, secureServing, certPath, responseAffinityCapacity);
+                    proxy, extProcPort, healthPort, secureServing, certPath, responseAffinityCapacity, kubernetes,
+                    kubeconfig, election);
         }
     }
 }

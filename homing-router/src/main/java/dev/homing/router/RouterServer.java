@@ -17,7 +17,13 @@ import dev.homing.router.admin.AdminHandlers;
 import dev.homing.router.config.ConfigWatch;
 import dev.homing.router.config.ReloadOutcome;
 import dev.homing.router.config.PolicySource;
+import dev.homing.router.discovery.Discovery;
 import dev.homing.router.discovery.EndpointsFile;
+import dev.homing.router.discovery.FileDiscovery;
+import dev.homing.router.discovery.KubernetesApi;
+import dev.homing.router.discovery.KubernetesDiscovery;
+import dev.homing.router.discovery.StaticDiscovery;
+import dev.homing.router.election.LeaderElection;
 import dev.homing.router.explain.DecisionJson;
 import dev.homing.router.explain.ScheduleHandler;
 import dev.homing.router.extproc.EndpointPicker;
@@ -56,15 +62,19 @@ public final class RouterServer implements AutoCloseable {
     private final PreciseRouting precise;
     private final PolicySource policy;
     private final Director director;
-    private final EndpointsFile endpointsFile;
+    private final Discovery discovery;
+    private final LeaderElection election;
     private final HttpPort admin;
     private final HttpPort api;
     private final GrpcPort extProc;
     private final GrpcPort health;
-    private final PickerHealth pickerHealth = new PickerHealth(false);
+    private final PickerHealth pickerHealth;
+    /** Every part runs: readiness waits for it as well as for the pool (under this). */
+    private boolean started;
 
     private RouterServer(RouterOptions options) throws ConfigException {
         this.options = options;
+        this.pickerHealth = new PickerHealth(options.election() != null);
         Ticker ticker = SystemTicker.INSTANCE;
         this.pool = new EndpointPool(options.creditUnreflected());
         this.metrics = new RouterMetrics(options.poolName(), pool);
@@ -91,9 +101,10 @@ public final class RouterServer implements AutoCloseable {
                     new ResponseAffinity(options.responseAffinityCapacity()));
             metrics.policy(this::prefixProducers, this::preciseProducers, this::poolSaturation);
             metrics.responseAffinity(director.responses());
-            // discovery: the endpoints given, or an endpoints file watched for changes
-            this.endpointsFile = options.endpointsFile() == null ? null : EndpointsFile.load(options.endpointsFile());
-            pool.setEndpoints(endpointsFile == null ? options.endpoints() : endpointsFile.current());
+            // discovery: the endpoints given, an endpoints file watched for changes, or Kubernetes' pods
+            KubernetesApi kubernetes = options.kubernetes() == null ? null
+                    : parts.add(KubernetesApi.connect(options.kubeconfig()));
+            this.discovery = parts.add(discovery(options, kubernetes), Discovery::start);
             // scraper: each endpoint's metrics and models
             HttpClient scrapeClient = parts.add(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                     .connectTimeout(options.scrapeTimeout()).build());
@@ -107,7 +118,7 @@ public final class RouterServer implements AutoCloseable {
                     ticker, options.maxAttempts(), DecisionJson::compact);
             // admin, then the API: a router takes requests only once all else runs
             AdminHandlers adminHandlers = new AdminHandlers(pool, catalog, metrics, ticker,
-                    new ScheduleHandler(director, catalog, intake));
+                    new ScheduleHandler(director, catalog, intake), pickerHealth::notReady);
             this.admin = parts.add(new HttpPort("admin", options.adminHost(), options.adminPort(),
                     adminHandlers::register), HttpPort::start);
             this.api = !options.proxy() ? null : parts.add(new HttpPort("API", options.host(), options.port(),
@@ -124,10 +135,11 @@ public final class RouterServer implements AutoCloseable {
             if (options.configFile() != null) {
                 parts.add(new ConfigWatch(options.configPollInterval(), this::reload), ConfigWatch::start);
             }
-            if (endpointsFile != null) {
-                parts.add(new ConfigWatch("homing-endpoints-reload", options.configPollInterval(),
-                        this::reloadEndpoints), ConfigWatch::start);
-            }
+            // leader election last: closed first, a leader gives its lease up while all else still runs
+            this.election = options.election() == null ? null : parts.add(new LeaderElection(kubernetes,
+                    options.kubernetes().namespace(), options.kubernetes().leaseName(),
+                    LeaderElection.identity(System.getenv()), options.election(), pickerHealth::setLeader),
+                    LeaderElection::start);
         } catch (Throwable e) {
             // Nothing is left running when the router cannot be built, whatever stopped it (an Error too); a part
             // that fails to close is suppressed in e, so e stays the error reported.
@@ -144,15 +156,36 @@ public final class RouterServer implements AutoCloseable {
                 : new GrpcPort.Security.SelfSigned(List.of(o.host()));
     }
 
+    private Discovery discovery(RouterOptions o, KubernetesApi kubernetes) throws ConfigException {
+        if (kubernetes != null) {
+            return new KubernetesDiscovery(kubernetes, o.kubernetes(), pool, KubernetesDiscovery.DEFAULT_RESYNC,
+                    this::syncChanged);
+        }
+        if (o.endpointsFile() != null) {
+            return new FileDiscovery(pool, EndpointsFile.load(o.endpointsFile()), o.configPollInterval(),
+                    metrics.endpointsReloads()::reloaded, this::syncChanged);
+        }
+        return new StaticDiscovery(pool, o.endpoints(), this::syncChanged);
+    }
+
+    /** Synced is ready once every part runs, and as long as the discovery says so. */
+    private synchronized void syncChanged() {
+        pickerHealth.setSynced(started && discovery != null && discovery.synced());
+    }
+
     /**
-     * Starts the router.
+     * Starts the router. A discovered pool may not have synced when this returns: until it has, the router is not
+     * ready and routes nothing (its pool is empty).
      *
      * @throws ConfigException when the config file or the endpoints file cannot be used; nothing is left running
      */
     public static RouterServer start(RouterOptions options) throws ConfigException {
         RouterServer s = new RouterServer(options);
         s.parts.start(); // a part that cannot start closes them all
-        s.pickerHealth.setSynced(true); // a static pool is known at once
+        synchronized (s) {
+            s.started = true;
+            s.syncChanged();
+        }
         return s;
     }
 
@@ -165,15 +198,6 @@ public final class RouterServer implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             System.getLogger(RouterServer.class.getName()).log(System.Logger.Level.WARNING, "config reload failed", e);
-        }
-    }
-
-    private void reloadEndpoints() {
-        try {
-            metrics.endpointsReloads().reloaded(endpointsFile.reload(pool));
-        } catch (RuntimeException e) {
-            System.getLogger(RouterServer.class.getName()).log(System.Logger.Level.WARNING, "endpoints reload failed",
-                    e);
         }
     }
 
@@ -228,6 +252,16 @@ public final class RouterServer implements AutoCloseable {
         return pickerHealth;
     }
 
+    /** Where the endpoints come from. */
+    public Discovery discovery() {
+        return discovery;
+    }
+
+    /** The replicas' leader election, or null when it is off. */
+    public LeaderElection election() {
+        return election;
+    }
+
     public int adminPort() {
         return admin.port();
     }
@@ -259,7 +293,10 @@ public final class RouterServer implements AutoCloseable {
      */
     @Override
     public void close() {
-        pickerHealth.setSynced(false);
+        synchronized (this) {
+            started = false;
+            pickerHealth.setSynced(false);
+        }
         parts.close();
     }
 }

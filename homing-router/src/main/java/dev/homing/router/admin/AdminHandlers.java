@@ -18,6 +18,7 @@ import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.OutputStream;
+import java.util.function.Supplier;
 
 /**
  * The admin port: the router's metrics, liveness and readiness, what it knows of each endpoint, Prometheus HTTP
@@ -33,9 +34,15 @@ public final class AdminHandlers {
     private final RouterMetrics metrics;
     private final Ticker ticker;
     private final ScheduleHandler schedule;
+    private final Supplier<String> notReady;
 
+    /**
+     * @param notReady why the router is not ready (the pool not synced; with leader election, a standby), or null when
+     *                 it is: what the gRPC health's readiness says
+     */
     public AdminHandlers(EndpointPool pool, EndpointCatalog catalog, RouterMetrics metrics, Ticker ticker,
-                         ScheduleHandler schedule) {
+                         ScheduleHandler schedule, Supplier<String> notReady) {
+        this.notReady = notReady;
         this.pool = pool;
         this.catalog = catalog;
         this.metrics = metrics;
@@ -61,8 +68,16 @@ public final class AdminHandlers {
         }
     }
 
-    /** Ready once some endpoint has been scraped: before that, every decision would be blind. */
+    /**
+     * Ready once the pool is synced (and, with leader election, this replica leads), as the gRPC health's readiness,
+     * and some endpoint has been scraped: before that, every decision would be blind.
+     */
     private void ready(ServerRequest req, ServerResponse res) {
+        String why = notReady.get();
+        if (why != null) {
+            res.status(503).send("not ready: " + why);
+            return;
+        }
         boolean ready = pool.snapshot().endpoints().stream().anyMatch(e -> e.metrics().known());
         res.status(ready ? 200 : 503).send(ready ? "ready" : "no endpoint scraped yet");
     }

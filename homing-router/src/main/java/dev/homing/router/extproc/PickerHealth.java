@@ -46,12 +46,25 @@ public final class PickerHealth extends HealthGrpc.HealthImplBase {
         notifyWatchers();
     }
 
+    /** Ready: the pool is synced and, with leader election, this replica leads. */
+    public boolean ready() {
+        return synced && (!leaderElection || leader);
+    }
+
+    /** Why this replica is not ready, or null when it is (the admin port's {@code /readyz} says it). */
+    public String notReady() {
+        if (!synced) {
+            return "the pool has not synced yet";
+        }
+        return leaderElection && !leader ? "this replica does not lead (leader election: a standby)" : null;
+    }
+
     /** The status of {@code service} now. */
     public ServingStatus status(String service) {
         if (service.equals(LIVENESS)) {
             return ServingStatus.SERVING;
         }
-        boolean ready = synced && (!leaderElection || leader);
+        boolean ready = ready();
         if (leaderElection && !service.isEmpty() && !service.equals(READINESS) && !service.equals(INFERENCE_EXTENSION)
                 && !service.equals(ExternalProcessorGrpc.SERVICE_NAME)) {
             return ServingStatus.SERVICE_UNKNOWN;

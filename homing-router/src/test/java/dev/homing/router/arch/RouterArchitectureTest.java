@@ -18,6 +18,7 @@ import dev.homing.router.precise.PreciseRouting;
 import dev.homing.router.precise.archfixture.NamesAPreciseProducer;
 import dev.homing.router.proxy.archfixture.AsksThePicker;
 import dev.homing.router.proxy.archfixture.RendersDecisions;
+import dev.homing.router.proxy.archfixture.TalksToKubernetes;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
@@ -53,6 +54,11 @@ class RouterArchitectureTest {
     static final ArchRule PRECISE_THROUGH_THE_FEED = noClasses().that().resideInAPackage("dev.homing.router..")
             .should().dependOnClassesThat().resideInAPackage(PRECISE_PLUGINS)
             .because("the router reaches precise producers only through core.precise.KvEventFeed");
+
+    static final ArchRule KUBERNETES_CONFINED = noClasses().that().resideInAPackage("dev.homing.router..")
+            .and().resideOutsideOfPackages("dev.homing.router.discovery..", "dev.homing.router.election..")
+            .should().dependOnClassesThat().resideInAPackage("io.fabric8..")
+            .because("the Kubernetes API is discovery's and election's: the rest sees endpoints and readiness");
 
     private static final ModuleFloors FLOORS = ModuleFloors.of(RouterServer.class);
     private static final JavaClasses MAIN = FLOORS.main();
@@ -111,5 +117,19 @@ class RouterArchitectureTest {
         assertThat(violationsOf(PRECISE_THROUGH_THE_FEED, NamesAPreciseProducer.class))
                 .contains(NamesAPreciseProducer.class.getName(),
                         "dev.homing.core.plugins.prefix.precise.PrecisePrefixCacheProducer");
+    }
+
+    @Test
+    void onlyDiscoveryAndElectionSpeakToKubernetes() {
+        KUBERNETES_CONFINED.check(MAIN);
+        // and they do: the rule is not green for want of a fabric8 import
+        assertThat(MAIN.get(dev.homing.router.discovery.KubernetesApi.class).getDirectDependenciesFromSelf())
+                .anyMatch(d -> d.getTargetClass().getPackageName().startsWith("io.fabric8"));
+    }
+
+    @Test
+    void theKubernetesRuleCatchesAFabric8ImportElsewhere() {
+        assertThat(violationsOf(KUBERNETES_CONFINED, TalksToKubernetes.class))
+                .contains(TalksToKubernetes.class.getName(), "io.fabric8.kubernetes.client.KubernetesClient");
     }
 }

@@ -125,6 +125,13 @@ public final class KvEventSubscribers implements AutoCloseable {
         return n == null ? 0 : n.sum();
     }
 
+    /** Pods some subscription dials now (a pod that left is dialed no more), sorted. */
+    public synchronized List<String> dialedPods() {
+        java.util.TreeSet<String> out = new java.util.TreeSet<>();
+        subscriptions.values().forEach(s -> out.addAll(s.dialedPods()));
+        return List.copyOf(out);
+    }
+
     /** Producers being fed now, by name. */
     public synchronized List<String> producers() {
         List<String> out = new ArrayList<>();

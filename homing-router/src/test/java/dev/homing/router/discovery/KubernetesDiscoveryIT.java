@@ -1,0 +1,325 @@
+package dev.homing.router.discovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.homing.core.endpoint.EndpointState;
+import dev.homing.core.plugins.prefix.approx.ApproxPrefixCacheProducer;
+import dev.homing.router.RouterOptions;
+import dev.homing.router.RouterServer;
+import dev.homing.router.fixtures.HttpJson;
+import dev.homing.router.fixtures.MockApiServer;
+import dev.homing.router.fixtures.PodTokenizer;
+import dev.homing.router.fixtures.TestCluster;
+import dev.homing.router.precise.events.PublisherAddress;
+import dev.homing.sim.engine.CostModel;
+import dev.homing.sim.engine.Preset;
+import dev.homing.sim.http.SimPod;
+import dev.homing.sim.http.SimPodConfig;
+import dev.homing.sim.kvevents.KvEventsConfig;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.grpc.ManagedChannel;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.health.v1.HealthGrpc;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Discovery against fabric8's Kubernetes mock server in CRUD mode (real HTTP on 127.0.0.1, lists and watches as an
+ * API server serves them), with simulated vLLM pods behind the pods' addresses: each pod object's IP is a loopback
+ * address (127.0.0.2, 127.0.0.3) where a simulated pod listens on the pool's one target port. Every change is followed
+ * within a second (the informers watch; nothing polls), and a pod that leaves takes its state with it.
+ */
+class KubernetesDiscoveryIT {
+
+    private static final String MODEL = TestCluster.MODEL;
+    private static final Duration FOLLOWS = Duration.ofSeconds(1);
+    private static final Duration START = Duration.ofSeconds(10);
+    private static final Map<String, String> DECODE = Map.of("app", "vllm", "llm-d.ai/role", "decode");
+    private static final Map<String, String> PREFILL = Map.of("app", "vllm", "llm-d.ai/role", "prefill");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theEndpointsFollowPodsAndTheInferencePoolAndALeavingPodTakesItsPrefixEntriesAndLoad() throws Exception {
+        int port = freePortOnBoth();
+        try (MockApiServer api = MockApiServer.start(dir); SimPod a = pod("a", "127.0.0.2", port, false);
+             SimPod b = pod("b", "127.0.0.3", port, false); HttpJson http = new HttpJson();
+             RouterServer router = RouterServer.start(options(api, KubernetesPool.inferencePool(
+                     MockApiServer.NAMESPACE, "qwen", null, Map.of()), o -> { }))) {
+            ManagedChannel ch = NettyChannelBuilder.forAddress("127.0.0.1", router.healthPort()).usePlaintext().build();
+            try {
+                HealthGrpc.HealthBlockingStub health = HealthGrpc.newBlockingStub(ch);
+                // no InferencePool yet: the pool cannot be synced, so neither the gRPC health nor /readyz is ready
+                assertThat(status(health)).isEqualTo(ServingStatus.NOT_SERVING);
+                HttpResponse<String> notSynced = http.get(admin(router, "/readyz"));
+                assertThat(notSynced.statusCode()).isEqualTo(503);
+                assertThat(notSynced.body()).isEqualTo("not ready: the pool has not synced yet");
+                assertThat(router.discovery().synced()).isFalse();
+
+                api.create(MockApiServer.inferencePool("qwen", Map.of("app", "vllm"), List.of(port)));
+                await().atMost(FOLLOWS).until(() -> router.discovery().synced());
+                await().atMost(FOLLOWS).until(() -> status(health) == ServingStatus.SERVING);
+                assertThat(names(router)).isEmpty();
+
+                // a pod that is not Ready is no endpoint; one that is, is
+                api.create(MockApiServer.pod("pod-a", "127.0.0.2", false, DECODE, Map.of()));
+                api.create(MockApiServer.pod("pod-b", "127.0.0.3", true, PREFILL, Map.of()));
+                await().atMost(FOLLOWS).until(() -> names(router).equals(List.of("pod-b")));
+                setReady(api, "pod-a", true);
+                await().atMost(FOLLOWS).until(() -> names(router).equals(List.of("pod-a", "pod-b")));
+                EndpointState podA = endpoint(router, "pod-a");
+                assertThat(podA.endpoint().host()).isEqualTo("127.0.0.2");
+                assertThat(podA.endpoint().port()).isEqualTo(port);
+                assertThat(podA.endpoint().label("llm-d.ai/role")).isEqualTo("decode"); // what the P/D filters read
+                assertThat(endpoint(router, "pod-b").endpoint().label("llm-d.ai/role")).isEqualTo("prefill");
+                await().atMost(START).until(() -> http.get(admin(router, "/readyz")).statusCode() == 200);
+
+                // the pool's edits: another target port is another endpoint per pod; a selector narrows the pods
+                editPool(api, Map.of("app", "vllm"), List.of(port, port + 1));
+                await().atMost(FOLLOWS).until(() -> names(router).equals(
+                        List.of("pod-a", "pod-a-rank-1", "pod-b", "pod-b-rank-1")));
+                assertThat(endpoint(router, "pod-b-rank-1").endpoint().port()).isEqualTo(port + 1);
+                editPool(api, DECODE, List.of(port));
+                await().atMost(FOLLOWS).until(() -> names(router).equals(List.of("pod-a")));
+                editPool(api, Map.of("app", "vllm"), List.of(port));
+                await().atMost(FOLLOWS).until(() -> names(router).equals(List.of("pod-a", "pod-b")));
+                await().atMost(START).until(() -> router.pool().snapshot().endpoints().stream()
+                        .allMatch(e -> e.metrics().known() && router.catalog().status(e.name()).modelsKnown()));
+
+                // a request served: its pod has prefix entries; one still streaming: its pod has load
+                String served = complete(http, router, 2);
+                ApproxPrefixCacheProducer prefix = router.director().policy().producers().stream()
+                        .filter(ApproxPrefixCacheProducer.class::isInstance).map(ApproxPrefixCacheProducer.class::cast)
+                        .findFirst().orElseThrow();
+                assertThat(prefix.index().size(served)).isPositive();
+                String other = served.equals("pod-a") ? "pod-b" : "pod-a";
+                CompletableFuture<HttpResponse<InputStream>> inFlight = CompletableFuture.supplyAsync(() ->
+                        http.postStreaming(url(router, "/v1/completions"), "{\"model\":\"" + MODEL + "\",\"prompt\":"
+                                + "\"a long story " + served + "\",\"max_tokens\":400,\"stream\":true,"
+                                + "\"ignore_eos\":true}"));
+                await().atMost(START).until(() -> endpoint(router, served) != null
+                        && endpoint(router, served).inFlightRequests() + endpoint(router, other).inFlightRequests()
+                        == 1);
+                String loaded = endpoint(router, served).inFlightRequests() == 1 ? served : other;
+
+                // it loses readiness: it leaves, with its prefix entries and its load
+                setReady(api, loaded, false);
+                await().atMost(FOLLOWS).until(() -> !names(router).contains(loaded));
+                assertThat(prefix.index().size(loaded)).isZero();
+                setReady(api, loaded, true);
+                await().atMost(FOLLOWS).until(() -> names(router).contains(loaded));
+                assertThat(endpoint(router, loaded).inFlightRequests()).isZero(); // the old request is not its
+                assertThat(endpoint(router, loaded).pendingPrefillTokens()).isZero();
+                try (InputStream body = inFlight.get(10, TimeUnit.SECONDS).body()) {
+                    body.readAllBytes(); // it ends, and releases what it held on the member that left: not this one
+                }
+                await().atMost(START).until(() -> endpoint(router, other).inFlightRequests() == 0);
+                assertThat(endpoint(router, loaded).inFlightRequests()).isZero();
+
+                // a deletion timestamp (a finalizer holds the object) makes it leave; deleting it outright as well
+                api.client().pods().inNamespace(MockApiServer.NAMESPACE).withName("pod-a")
+                        .edit(p -> {
+                            p.getMetadata().setFinalizers(List.of("homing.dev/test"));
+                            return p;
+                        });
+                api.client().pods().inNamespace(MockApiServer.NAMESPACE).withName("pod-a").delete();
+                await().atMost(FOLLOWS).until(() -> names(router).equals(List.of("pod-b")));
+                assertThat(api.client().pods().inNamespace(MockApiServer.NAMESPACE).withName("pod-a").get()
+                        .getMetadata().getDeletionTimestamp()).as("the mock server kept the pod, being deleted")
+                        .isNotNull();
+                api.client().pods().inNamespace(MockApiServer.NAMESPACE).withName("pod-b").delete();
+                await().atMost(FOLLOWS).until(() -> names(router).isEmpty());
+                assertThat(prefix.index().size("pod-a")).isZero();
+                assertThat(prefix.index().size("pod-b")).isZero();
+
+                // the pool deleted: nothing to route to, and not ready
+                api.client().genericKubernetesResources(MockApiServer.INFERENCE_POOL)
+                        .inNamespace(MockApiServer.NAMESPACE).withName("qwen").delete();
+                await().atMost(FOLLOWS).until(() -> status(health) == ServingStatus.NOT_SERVING);
+                assertThat(http.get(admin(router, "/readyz")).statusCode()).isEqualTo(503);
+            } finally {
+                ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @Test
+    void standaloneSelectorModeFollowsThePodsItSelectsAndALeavingPodsKvEventSubscriptionCloses() throws Exception {
+        int port = freePortOnBoth();
+        try (MockApiServer api = MockApiServer.start(dir); SimPod a = pod("a", "127.0.0.2", port, true);
+             SimPod b = pod("b", "127.0.0.3", port, true);
+             RouterServer router = RouterServer.start(options(api, KubernetesPool.standalone(null,
+                     "app=vllm,llm-d.ai/role in (decode)", String.valueOf(port),
+                     Map.of("NAMESPACE", MockApiServer.NAMESPACE)), o -> {
+                         o.precise = true;
+                         o.tokenSource = new PodTokenizer(a::baseUrl);
+                     }))) {
+            // standalone: no InferencePool to wait for, synced once the pods are listed
+            await().atMost(START).until(() -> router.discovery().synced() && router.health().ready());
+            api.create(MockApiServer.pod("pod-a", "127.0.0.2", true, DECODE, events(a)));
+            api.create(MockApiServer.pod("pod-b", "127.0.0.3", true, DECODE, events(b)));
+            api.create(MockApiServer.pod("pod-p", "127.0.0.4", true, PREFILL, Map.of()));
+            api.create(MockApiServer.pod("other", "127.0.0.5", true, Map.of("app", "web"), Map.of()));
+            await().atMost(FOLLOWS).until(() -> names(router).equals(List.of("pod-a", "pod-b")));
+            assertThat(endpoint(router, "pod-a").endpoint().label(PublisherAddress.EVENTS_LABEL))
+                    .isEqualTo(a.kvEventsEndpoint());
+            await().atMost(FOLLOWS).until(() -> router.kvEvents().dialedPods().equals(List.of("pod-a", "pod-b")));
+
+            // the pod's labels change so the selector no longer matches: it leaves, its subscription closes
+            api.client().pods().inNamespace(MockApiServer.NAMESPACE).withName("pod-b").edit(p -> {
+                p.getMetadata().getLabels().put("llm-d.ai/role", "prefill");
+                return p;
+            });
+            await().atMost(FOLLOWS).until(() -> names(router).equals(List.of("pod-a")));
+            await().atMost(FOLLOWS).until(() -> router.kvEvents().dialedPods().equals(List.of("pod-a")));
+            api.client().pods().inNamespace(MockApiServer.NAMESPACE).withName("pod-a").delete();
+            await().atMost(FOLLOWS).until(() -> names(router).isEmpty());
+            await().atMost(FOLLOWS).until(() -> router.kvEvents().dialedPods().isEmpty());
+            assertThat(router.health().ready()).as("an empty pool is still a synced one").isTrue();
+        }
+    }
+
+    @Test
+    void anApiServerThatIsAwayAtStartIsRetriedAndTheRouterIsReadyOnceItAnswers() throws Exception {
+        int apiPort;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            apiPort = s.getLocalPort();
+        }
+        Path kubeconfig = MockApiServer.kubeconfig(dir, "http://127.0.0.1:" + apiPort + "/");
+        try (RouterServer router = RouterServer.start(RouterOptions.defaults(List.of()).with(o -> {
+            o.port = 0;
+            o.adminPort = 0;
+            o.extProcPort = 0;
+            o.healthPort = 0;
+            o.kubernetes = KubernetesPool.inferencePool(MockApiServer.NAMESPACE, "qwen", null, Map.of());
+            o.kubeconfig = kubeconfig;
+        }))) {
+            assertThat(router.health().ready()).as("nothing listed: not ready").isFalse();
+            try (MockApiServer api = MockApiServer.start(dir, apiPort)) {
+                api.create(MockApiServer.inferencePool("qwen", Map.of("app", "vllm"), List.of(8000)));
+                api.create(MockApiServer.pod("pod-a", "127.0.0.2", true, DECODE, Map.of()));
+                // the informers' backoff grows from a second: allow it a few rounds
+                await().atMost(Duration.ofSeconds(30)).until(() -> router.health().ready());
+                await().atMost(FOLLOWS).until(() -> names(router).equals(List.of("pod-a"))); // listed, or watched
+            }
+        }
+    }
+
+    private RouterOptions options(MockApiServer api, KubernetesPool pool,
+                                  java.util.function.Consumer<RouterOptions.Builder> more) {
+        return RouterOptions.defaults(List.of()).with(o -> {
+            o.port = 0;
+            o.adminPort = 0;
+            o.extProcPort = 0;
+            o.healthPort = 0;
+            o.kubernetes = pool;
+            o.kubeconfig = api.kubeconfig();
+            more.accept(o);
+        });
+    }
+
+    private static SimPod pod(String name, String host, int port, boolean kvEvents) {
+        SimPodConfig.Builder b = SimPodConfig.builder().preset(Preset.byName("cpu-qwen2.5-0.5b")).model(MODEL)
+                .servedModelNames(List.of(MODEL)).podName("pod-" + name).seed(name.hashCode()).host(host).port(port)
+                .enablePromptTokensDetails(true).eosProbability(0)
+                // 20 ms per decode step: a request of a few hundred tokens stays in flight for seconds
+                .engine(Preset.CPU_QWEN2_5_0_5B.engine().withCost(CostModel.simple(0, 20_000, 20_000_000, 0)));
+        if (kvEvents) {
+            b.kvEvents(KvEventsConfig.zmq("tcp://" + host + ":*").withTopic("kv@pod-" + name + "@" + MODEL));
+        }
+        return SimPod.start(b.build());
+    }
+
+    private static Map<String, String> events(SimPod pod) {
+        return Map.of(PublisherAddress.EVENTS_LABEL, pod.kvEventsEndpoint());
+    }
+
+    /** A port free on both 127.0.0.2 and 127.0.0.3, where the two simulated pods listen, as pods of one pool do. */
+    private static int freePortOnBoth() throws IOException {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            try (ServerSocket s2 = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.2"))) {
+                int port = s2.getLocalPort();
+                if (port >= 65535) {
+                    continue;
+                }
+                try (ServerSocket s3 = new ServerSocket(port, 1, InetAddress.getByName("127.0.0.3"))) {
+                    return port;
+                } catch (IOException taken) {
+                    // try another
+                }
+            }
+        }
+        throw new IOException("no port free on both 127.0.0.2 and 127.0.0.3");
+    }
+
+    private static void setReady(MockApiServer api, String pod, boolean ready) {
+        api.client().pods().inNamespace(MockApiServer.NAMESPACE).withName(pod).editStatus(p -> {
+            for (PodCondition c : p.getStatus().getConditions()) {
+                if (c.getType().equals("Ready")) {
+                    c.setStatus(ready ? "True" : "False");
+                    c.setLastTransitionTime(Instant.now().toString());
+                }
+            }
+            return p;
+        });
+    }
+
+    private static void editPool(MockApiServer api, Map<String, String> matchLabels, List<Integer> ports) {
+        api.client().genericKubernetesResources(MockApiServer.INFERENCE_POOL).inNamespace(MockApiServer.NAMESPACE)
+                .withName("qwen").edit(p -> {
+                    p.setAdditionalProperty("spec", MockApiServer.inferencePool("qwen", matchLabels, ports)
+                            .getAdditionalProperties().get("spec"));
+                    return p;
+                });
+    }
+
+    private static ServingStatus status(HealthGrpc.HealthBlockingStub health) {
+        return health.check(HealthCheckRequest.newBuilder().setService("inference-extension").build()).getStatus();
+    }
+
+    private static String complete(HttpJson http, RouterServer router, int maxTokens) {
+        HttpResponse<String> res = http.post(url(router, "/v1/completions"),
+                "{\"model\":\"" + MODEL + "\",\"prompt\":\"" + "Hello there, how are you today? ".repeat(40)
+                        + "\",\"max_tokens\":"
+                        + maxTokens + "}");
+        assertThat(res.statusCode()).as(res.body()).isEqualTo(200);
+        return res.headers().firstValue("x-homing-pod").orElseThrow();
+    }
+
+    private static List<String> names(RouterServer router) {
+        List<String> out = new ArrayList<>();
+        router.pool().snapshot().endpoints().forEach(e -> out.add(e.name()));
+        out.sort(null); // the pool keeps them in the order they joined
+        return out;
+    }
+
+    private static EndpointState endpoint(RouterServer router, String name) {
+        return router.pool().snapshot().endpoints().stream().filter(e -> e.name().equals(name)).findFirst()
+                .orElse(null);
+    }
+
+    private static String url(RouterServer router, String path) {
+        return "http://127.0.0.1:" + router.port() + path;
+    }
+
+    private static String admin(RouterServer router, String path) {
+        return "http://127.0.0.1:" + router.adminPort() + path;
+    }
+}
