@@ -7,18 +7,6 @@ here="$(dirname "$0")"
 case "${1:-}" in
   -h|--help|-V|--version|"") ;;
   -*)
-    # Homing binds loopback unless told otherwise, and the chart names no address: in a pod, the kubelet's probes,
-    # the gateway and Prometheus come from outside, so bind all of the pod's addresses unless the arguments say.
-    host=0.0.0.0
-    admin=0.0.0.0
-    for a in "$@"; do
-      case "$a" in
-        --host|--host=*) host= ;;
-        --admin-host|--admin-host=*) admin= ;;
-      esac
-    done
-    if [ -n "$admin" ]; then set -- --admin-host "$admin" "$@"; fi
-    if [ -n "$host" ]; then set -- --host "$host" "$@"; fi
     set -- serve "$@"
     ;;
 esac

@@ -65,7 +65,20 @@ class HomingImageIT {
     }
 
     @Test
-    void llmDsChartArgumentsRunAsServeBoundToThePodsAddresses(@TempDir Path root, @TempDir Path bin) throws Exception {
+    void inTheImageServeBindsThePodsAddressesUnlessTold(@TempDir Path root) throws Exception {
+        // The chart names no address and Homing binds loopback by default: the image's environment makes serve's
+        // default all of the pod's addresses (else the kubelet's probes, the gateway and Prometheus could not reach it).
+        Run run = start(root, List.of("--pool-name", "p", "--help"));
+        assertThat(run.exit).as(run.output).isZero();
+        assertThat(run.output.replaceAll("\\s+", " "))
+                .contains("--host=<host> Address the API and the gRPC ports (ext_proc, health) bind (default: "
+                        + "HOMING_HOST from the environment, else 127.0.0.1; now 0.0.0.0)")
+                .contains("else 127.0.0.1; now 0.0.0.0)", "HOMING_ADMIN_HOST");
+        assertThat(run.output.split("now 0\\.0\\.0\\.0", -1)).as("both --host and --admin-host").hasSize(3);
+    }
+
+    @Test
+    void llmDsChartArgumentsRunAsServe(@TempDir Path root, @TempDir Path bin) throws Exception {
         // A java that prints the command line it is given: what the entrypoint hands the JVM, without running it.
         Path java = bin.resolve("java");
         Files.writeString(java, "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\n");
@@ -78,11 +91,7 @@ class HomingImageIT {
         String jar = root.resolve("app/homing.jar").toString();
         List<String> jvm = List.of("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-jar",
                 jar);
-        assertThat(start(root, chart, bin).output.lines().toList()).isEqualTo(concat(jvm,
-                List.of("serve", "--host", "0.0.0.0", "--admin-host", "0.0.0.0"), chart));
-        List<String> own = List.of("--pool-name", "p", "--host", "10.1.2.3", "--admin-host=127.0.0.1");
-        assertThat(start(root, own, bin).output.lines().toList()).as("an address given is kept")
-                .isEqualTo(concat(jvm, List.of("serve"), own));
+        assertThat(start(root, chart, bin).output.lines().toList()).isEqualTo(concat(jvm, List.of("serve"), chart));
         assertThat(start(root, List.of("sim", "--port", "8001"), bin).output.lines().toList())
                 .isEqualTo(concat(jvm, List.of("sim", "--port", "8001")));
     }

@@ -3,6 +3,7 @@ package dev.homing.cli.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.homing.cli.Main;
 import dev.homing.core.config.ConfigParser;
 import dev.homing.core.config.ConfigResolver;
 import dev.homing.core.config.ResolvedConfig;
@@ -33,6 +34,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +45,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import picocli.CommandLine;
+import picocli.CommandLine.ParseResult;
 
 /**
  * deploy/ rendered by the machine's {@code kubectl kustomize} (its version printed; a missing or too old kubectl
@@ -184,6 +188,23 @@ class KustomizeOverlaysIT {
                 new PluginContext(SystemTicker.INSTANCE, new SplittableRandom(0), new EndpointPool()));
         assertThat(r.warnings()).isEmpty();
         assertThat(r.profiles()).hasSize(1);
+    }
+
+    @ParameterizedTest
+    @MethodSource("renderings")
+    void theContainersArgumentsAreHomingServesOptions(String name) {
+        // The container gives arguments only, to the image's entrypoint (which runs a flags-first line, as llm-d's
+        // chart passes it, as `homing serve`): every one must be an option serve knows, with a value it takes, or
+        // the pod would crash-loop on start.
+        Container c = container(RENDERED.get(name).one(Deployment.class, "homing"));
+        assertThat(c.getCommand()).as(name + ": the image's entrypoint is kept").isNullOrEmpty();
+        assertThat(c.getArgs()).as(name).isNotEmpty();
+        List<String> line = new ArrayList<>(c.getArgs().get(0).startsWith("-") ? List.of("serve") : List.of());
+        line.addAll(c.getArgs());
+        CommandLine cli = new CommandLine(new Main());
+        ParseResult parsed = cli.parseArgs(line.toArray(String[]::new));
+        assertThat(parsed.subcommand().commandSpec().name()).isEqualTo("serve");
+        assertThat(parsed.subcommand().unmatched()).as(name).isEmpty();
     }
 
     @Test
