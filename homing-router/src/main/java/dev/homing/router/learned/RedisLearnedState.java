@@ -18,8 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class RedisLearnedState implements LearnedState, AutoCloseable {
 
-    /** Appends queued for Redis at most; beyond, a pick is kept in this replica's copy only (counted a fallback). */
-    static final int BACKGROUND_WRITES = 8192;
+    /** The writer runs one send at a time ({@link StreamAppends} batches the appends): a small queue is enough. */
+    static final int BACKGROUND_WRITES = 16;
     /** Most changes an index's stream keeps: what a starting replica replays (a record is one prompt's blocks). */
     static final long APPROX_HISTORY = 4096;
 
