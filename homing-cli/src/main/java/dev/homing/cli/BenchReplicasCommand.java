@@ -17,6 +17,8 @@ import dev.homing.protocol.openai.RequestParser;
 import dev.homing.router.learned.RedisLearnedState;
 import dev.homing.router.shared.SharedRedis;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -39,7 +41,9 @@ import picocli.CommandLine.Option;
  * {@code homing bench replicas}: what sharing the learned state through Redis costs a decision. Homing's default
  * config decides at a fixed rate beside a second replica deciding at the same rate on another thread, alternately
  * with their learned state each in memory and shared through a real Redis (where this replica's follower applies the
- * other's picks while it decides); each decision is timed from dispatch to release. Then the replication lag: how long after
+ * other's picks while it decides); each decision is timed from dispatch to release, in wall time and in its thread's CPU time (which
+ * leaves out the time the thread waited for a core: on a small machine the second replica, the writer, the follower
+ * and a local redis-server all compete for them). Then the replication lag: how long after
  * one replica records a prompt the other can match it. The hit rate of replicas behind a round robin is measured in
  * virtual time by {@code homing bench --policies homing,homing-2-replicas,homing-2-replicas-unshared}.
  */
@@ -105,10 +109,10 @@ final class BenchReplicasCommand implements Callable<Integer> {
         System.out.printf("homing bench replicas: Homing's default config, %d pods, %d B prompts, %d decisions/s per "
                 + "replica, %d s a measurement after %d s warm-up, Redis %s%n%n", pods, promptBytes, rate, seconds,
                 warmup, url);
-        System.out.printf("%-7s %-26s %10s %10s %10s %10s %12s%n", "round", "learned state", "decisions", "p50 (us)",
-                "p99 (us)", "p99.9 (us)", "fallbacks");
+        System.out.printf("%-7s %-16s %10s %10s %10s %10s %14s %14s %10s%n", "round", "learned state", "decisions",
+                "p50 (us)", "p99 (us)", "p99.9 (us)", "CPU p50 (us)", "CPU p99 (us)", "fallbacks");
         for (int round = 1; round <= rounds; round++) {
-            long[] local = besideAReplica(director(LearnedState.IN_MEMORY), director(LearnedState.IN_MEMORY), bodies);
+            Timings local = besideAReplica(director(LearnedState.IN_MEMORY), director(LearnedState.IN_MEMORY), bodies);
             print(round, "in memory", local, 0);
             String pool = "bench-replicas-" + System.nanoTime();
             try (SharedRedis ra = SharedRedis.create(url, pool, Duration.ofMillis(250), Duration.ofMillis(250));
@@ -119,7 +123,7 @@ final class BenchReplicasCommand implements Callable<Integer> {
                 rb.start();
                 a.start();
                 b.start();
-                long[] shared = besideAReplica(director(a), director(b), bodies);
+                Timings shared = besideAReplica(director(a), director(b), bodies);
                 print(round, "through Redis", shared, ra.fallbacks() + rb.fallbacks());
                 if (round == rounds) {
                     lag(a, b);
@@ -128,10 +132,14 @@ final class BenchReplicasCommand implements Callable<Integer> {
         }
     }
 
-    private static void print(int round, String mode, long[] nanos, long fallbacks) {
-        System.out.printf("%-7d %-26s %10d %10.1f %10.1f %10.1f %12d%n", round, mode, nanos.length,
-                percentile(nanos, 0.50) / 1e3, percentile(nanos, 0.99) / 1e3, percentile(nanos, 0.999) / 1e3,
-                fallbacks);
+    /** Each timed decision's wall time and the CPU time its thread spent on it. */
+    private record Timings(long[] wall, long[] cpu) {
+    }
+
+    private static void print(int round, String mode, Timings t, long fallbacks) {
+        System.out.printf("%-7d %-16s %10d %10.1f %10.1f %10.1f %14.1f %14.1f %10d%n", round, mode, t.wall().length,
+                percentile(t.wall(), 0.50) / 1e3, percentile(t.wall(), 0.99) / 1e3, percentile(t.wall(), 0.999) / 1e3,
+                percentile(t.cpu(), 0.50) / 1e3, percentile(t.cpu(), 0.99) / 1e3, fallbacks);
     }
 
     /** Replica A records a fresh prompt; how long until B matches it. */
@@ -169,7 +177,7 @@ final class BenchReplicasCommand implements Callable<Integer> {
      * replicas on this machine, so that what differs between them is Redis (the appends, the follower applying the
      * other's picks), not the second replica's CPU.
      */
-    private long[] besideAReplica(Director a, Director b, List<byte[]> bodies) throws Exception {
+    private Timings besideAReplica(Director a, Director b, List<byte[]> bodies) throws Exception {
         AtomicBoolean stop = new AtomicBoolean();
         Thread other = Thread.ofPlatform().name("replica-b").daemon().start(() -> {
             try {
@@ -187,23 +195,28 @@ final class BenchReplicasCommand implements Callable<Integer> {
     }
 
     /** Decides at the rate, warm-up first; the timed decisions' durations, dispatch to release. */
-    private long[] measure(Director director, List<byte[]> bodies) throws Exception {
+    private Timings measure(Director director, List<byte[]> bodies) throws Exception {
         long interval = TimeUnit.SECONDS.toNanos(1) / rate;
         int warm = warmup * rate;
         int count = seconds * rate;
-        long[] nanos = new long[count];
+        long[] wall = new long[count];
+        long[] cpu = new long[count];
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long next = System.nanoTime();
         for (int i = 0; i < warm + count; i++) {
             LockSupport.parkNanos(next - System.nanoTime());
             next += interval;
+            long c0 = threads.getCurrentThreadCpuTime();
             long t0 = System.nanoTime();
             decide(director, bodies.get(i % bodies.size()));
             long took = System.nanoTime() - t0;
+            long used = threads.getCurrentThreadCpuTime() - c0;
             if (i >= warm) {
-                nanos[i - warm] = took;
+                wall[i - warm] = took;
+                cpu[i - warm] = used;
             }
         }
-        return nanos;
+        return new Timings(wall, cpu);
     }
 
     private void decideUntil(Director director, List<byte[]> bodies, AtomicBoolean stop) throws Exception {

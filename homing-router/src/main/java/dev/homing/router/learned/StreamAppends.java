@@ -11,14 +11,15 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.params.XAddParams;
 
 /**
  * Appends changes to learned-state streams, on the background writer: the caller (under the decision lock) only
- * queues. The writer sends what has queued up as one pipeline (one round trip however many picks were made
- * meanwhile), and the caller wakes it only when no send is already on its way, so that under load a decision costs
- * no wake-up. Bounded: at most {@link #MAX_PENDING} appends wait; beyond, a change stays in this replica's copy only
+ * queues. The writer waits {@link #COALESCE_NANOS} and sends what has queued up as one pipeline (one round trip
+ * however many picks were made meanwhile), and the caller wakes it only when no send is already on its way, so that
+ * a decision costs at most one wake-up and usually none. Bounded: at most {@link #MAX_PENDING} appends wait; beyond, a change stays in this replica's copy only
  * (counted as a fallback). Every stream is bounded twice in Redis: {@code MAXLEN ~ history} (Redis trims the oldest
  * entries), and an expiry, refreshed as it is written, so that the streams of a pool nobody runs any more go.
  */
@@ -27,6 +28,8 @@ final class StreamAppends {
     /** How long a stream outlives its last append. */
     static final Duration TTL = Duration.ofHours(1);
     static final int MAX_PENDING = 8192;
+    /** How long a send waits for more appends to join it. */
+    static final long COALESCE_NANOS = Duration.ofMillis(5).toNanos();
     /** Most appends in one pipeline. */
     private static final int MAX_BATCH = 512;
     /** The expiry is refreshed at most this often per stream (not on every append). */
@@ -80,6 +83,9 @@ final class StreamAppends {
 
     private void send() {
         try {
+            // let the picks of the next few milliseconds join this send: one round trip for them all, instead of a
+            // wake-up and a round trip per pick competing with the decisions for the CPU
+            LockSupport.parkNanos(COALESCE_NANOS);
             List<Append> batch = new ArrayList<>();
             Append a;
             while (true) {

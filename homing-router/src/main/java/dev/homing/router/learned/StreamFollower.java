@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.params.XReadParams;
 import redis.clients.jedis.resps.StreamEntry;
@@ -23,6 +24,7 @@ final class StreamFollower implements AutoCloseable {
     static final int BLOCK_MILLIS = 100;
     private static final int BATCH = 1024;
     private static final long IDLE_MILLIS = 50;
+    private static final long COALESCE_NANOS = StreamAppends.COALESCE_NANOS;
 
     private final SharedRedis redis;
     private final String replica;
@@ -79,12 +81,14 @@ final class StreamFollower implements AutoCloseable {
                 pause();
                 continue;
             }
+            boolean any = false;
             for (Map.Entry<String, List<StreamEntry>> stream : read.get()) {
                 Followed f = now.get(stream.getKey());
                 if (f == null || streams.get(stream.getKey()) != f) {
                     continue; // replaced meanwhile: the new one reads from the start
                 }
                 for (StreamEntry e : stream.getValue()) {
+                    any = true;
                     f.last = e.getID();
                     if (!replica.equals(e.getFields().get(StreamAppends.Fields.REPLICA))) {
                         try {
@@ -95,6 +99,10 @@ final class StreamFollower implements AutoCloseable {
                         }
                     }
                 }
+            }
+            if (any) {
+                // as the writer does: let the next few milliseconds' appends gather into one read
+                LockSupport.parkNanos(COALESCE_NANOS);
             }
         }
     }

@@ -34,8 +34,8 @@ import redis.clients.jedis.RedisClient;
 /**
  * Two replicas running Homing's default (approximate) config, each with its own director, pool and Redis client, on
  * one real redis-server: what one learns from its picks steers the other. Between two decisions the test waits for
- * the replicas to have applied each other's changes (on loopback that is well under a millisecond; see
- * docs/BENCHMARKS.md for the lag measured and what it costs in hit rate).
+ * the replicas to have applied each other's changes (on loopback a few milliseconds, as the writer and the follower
+ * each gather 5 ms of changes; see docs/BENCHMARKS.md for the lag measured and what it costs in hit rate).
  */
 class LearnedStateReplicasIT {
 
