@@ -1,6 +1,6 @@
 package dev.homing.bench;
 
-import dev.homing.core.plugins.prefix.approx.ApproxPrefixIndex;
+import dev.homing.core.learned.InMemoryApproxIndex;
 import dev.homing.core.precise.InMemoryPreciseIndex;
 import dev.homing.protocol.kvevents.BlockStored;
 import dev.homing.protocol.kvevents.EventBlockHash;
@@ -53,7 +53,7 @@ public final class IndexFootprint {
     static double approximate(int blocks) {
         SplittableRandom random = new SplittableRandom(2);
         long before = usedAfterGc();
-        ApproxPrefixIndex index = new ApproxPrefixIndex(blocks * 2L);
+        InMemoryApproxIndex index = new InMemoryApproxIndex(blocks * 2L);
         long[] hashes = new long[64];
         for (int done = 0; done < blocks; done += hashes.length) {
             for (int i = 0; i < hashes.length; i++) {

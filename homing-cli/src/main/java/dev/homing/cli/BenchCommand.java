@@ -53,7 +53,8 @@ import picocli.CommandLine.Unmatched;
                     + "(Homing, llm-d, a vLLM pod), labelled 'live'.",
             "Prints a table and writes report.json and report.html (one offline page with plots) into --out.",
             "Subcommands measure the router's own hot paths."},
-        subcommands = {BenchCommand.Jmh.class, BenchCommand.Footprint.class, BenchExtProcCommand.class})
+        subcommands = {BenchCommand.Jmh.class, BenchCommand.Footprint.class, BenchExtProcCommand.class,
+            BenchReplicasCommand.class})
 final class BenchCommand implements Callable<Integer> {
 
     static final String DEFAULT_SCENARIO = "quick";

@@ -43,8 +43,8 @@ final class ClusterOptions {
     boolean precise;
 
     @Option(names = "--redis", paramLabel = "URL",
-            description = "Share the precise index and in-flight load with other routers through this Redis "
-                    + "(redis://host:port); without it the router keeps its state in memory.")
+            description = "Share the prefix indexes, the newcomer order and the in-flight load with other routers "
+                    + "through this Redis (redis://host:port); without it the router keeps its state in memory.")
     String redis;
 
     @Option(names = "--ext-proc",

@@ -110,9 +110,10 @@ final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--redis", paramLabel = "URL",
             description = "A Redis shared by the pool's router replicas, e.g. redis://127.0.0.1:6379: the precise "
-                    + "prefix index and the requests in flight are shared through it, so replicas that do not each "
-                    + "subscribe to KV events agree, and do not all pick the same idle pod. If it goes away, each "
-                    + "replica routes on its own state until it returns. Default: none.")
+                    + "prefix index, the requests in flight, and what the default config learns from picks (its "
+                    + "approximate prefix index and newcomer order) are shared through it, so replicas agree where "
+                    + "a prompt lives, and do not all pick the same idle pod. If it goes away, each replica routes "
+                    + "on its own state until it returns. Default: none.")
     String redis;
 
     @Option(names = {"--ext-proc-port", "--grpc-port"}, paramLabel = "PORT",

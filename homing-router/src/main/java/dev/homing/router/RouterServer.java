@@ -8,6 +8,7 @@ import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.framework.plugin.PluginContext;
 import dev.homing.core.framework.request.TokenSource;
 import dev.homing.core.framework.requestcontrol.SaturationDetector;
+import dev.homing.core.learned.LearnedState;
 import dev.homing.core.plugins.BuiltIns;
 import dev.homing.core.plugins.datalayer.CoreMetricsExtractor;
 import dev.homing.core.plugins.prefix.approx.ApproxPrefixCacheProducer;
@@ -40,6 +41,7 @@ import dev.homing.router.proxy.ModelsHandler;
 import dev.homing.router.proxy.Upstream;
 import dev.homing.router.scrape.EndpointCatalog;
 import dev.homing.router.scrape.MetricsScraper;
+import dev.homing.router.learned.RedisLearnedState;
 import dev.homing.router.shared.SharedState;
 import dev.homing.router.tokens.PodTokenSource;
 import java.net.http.HttpClient;
@@ -85,6 +87,10 @@ public final class RouterServer implements AutoCloseable {
             if (shared != null) {
                 metrics.sharedState(pool, shared.redis()::up, shared.redis()::fallbacks);
             }
+            // learned: with a Redis, the approximate prefix index and the newcomer order are shared too, so that
+            // replicas of the default (approximate) config agree on where a prompt lives
+            LearnedState learned = shared == null ? LearnedState.IN_MEMORY : parts.add(
+                    new RedisLearnedState(shared.redis()), RedisLearnedState::start);
             // tokens: precise prefix matching needs the tokens the pods will see; by default, ask the pods themselves
             TokenSource tokens = options.tokenSource() != null ? options.tokenSource()
                     : parts.add(PodTokenSource.create(pool, catalog, options.connectTimeout()));
@@ -93,7 +99,7 @@ public final class RouterServer implements AutoCloseable {
                     metrics.kvEvents(), ticker), p -> p.start(preciseProducers()));
             // director: the routing policy (a built-in config, or a file watched for changes) and who applies it
             PluginContext plugins = new PluginContext(ticker, new SplittableRandom(options.seed()), pool)
-                    .withTokens(tokens).withPreciseIndexes(precise.indexes());
+                    .withTokens(tokens).withPreciseIndexes(precise.indexes()).withLearnedState(learned);
             this.policy = PolicySource.load(options.configFile(), options.builtInConfig(), BuiltIns.registry(),
                     plugins);
             // responses: which pod answered each recent Responses API response, for follow-ups naming it

@@ -14,6 +14,7 @@ import dev.homing.core.framework.plugin.PluginContext;
 import dev.homing.core.framework.request.InferenceRequest;
 import dev.homing.core.framework.requestcontrol.Outcome;
 import dev.homing.core.framework.scheduling.SchedulingException;
+import dev.homing.core.learned.LearnedState;
 import dev.homing.core.plugins.BuiltIns;
 import dev.homing.core.precise.KvEventFeed;
 import dev.homing.protocol.kvevents.KvCacheEvent;
@@ -43,6 +44,12 @@ final class DirectorPolicy implements Policy {
      * @param creditUnreflected Homing's accounting of load sent since the last scrape; off reproduces llm-d
      */
     DirectorPolicy(String name, String configText, String source, boolean creditUnreflected, PolicyContext ctx) {
+        this(name, configText, source, creditUnreflected, ctx, LearnedState.IN_MEMORY);
+    }
+
+    /** @param learned where the state its plugins learn from picks lives (shared, for replicas) */
+    DirectorPolicy(String name, String configText, String source, boolean creditUnreflected, PolicyContext ctx,
+                   LearnedState learned) {
         this.name = name;
         this.pods = ctx.pods();
         this.pool = new EndpointPool(creditUnreflected);
@@ -53,7 +60,7 @@ final class DirectorPolicy implements Policy {
         }
         pool.setEndpoints(endpoints);
         PluginContext plugins = new PluginContext(ctx.ticker(), new SplittableRandom(ctx.seedFor(name)), pool)
-                .withTokens(tokens);
+                .withTokens(tokens).withLearnedState(learned);
         ResolvedConfig resolved;
         try {
             resolved = new ConfigResolver(BuiltIns.registry()).resolve(ConfigParser.parse(configText, source),

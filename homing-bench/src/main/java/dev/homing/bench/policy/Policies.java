@@ -27,6 +27,14 @@ public final class Policies {
     public static final String LLM_D_ESTIMATED = "llm-d-estimated";
     public static final String HOMING = "homing";
     public static final String HOMING_PRECISE = "homing-precise";
+    public static final String HOMING_REPLICAS = "homing-2-replicas";
+    public static final String HOMING_REPLICAS_UNSHARED = "homing-2-replicas-unshared";
+    /**
+     * How long after one replica's pick the other applies it, in {@link #HOMING_REPLICAS}: above the p99 of the lag
+     * measured through a real Redis on loopback ({@code homing bench replicas}, docs/BENCHMARKS.md: the writer and
+     * the follower each gather 5 ms of changes), so the model errs against the replicas.
+     */
+    public static final long REPLICATION_LAG_NANOS = 25_000_000;
     public static final String SGLANG = "sglang";
     public static final String DYNAMO = "dynamo";
     public static final String AIBRIX = "aibrix";
@@ -53,8 +61,15 @@ public final class Policies {
 
     private static final List<PolicySpec> EXTRAS = List.of(
             new PolicySpec(LLM_D_ESTIMATED, "the \"estimated\" run of llm-d's 73%-capacity benchmark: approximate "
-                    + "prefix 1 + KV utilisation 1 + queue 1, max-score, no credit (not llm-d's default)"));
+                    + "prefix 1 + KV utilisation 1 + queue 1, max-score, no credit (not llm-d's default)"),
+            new PolicySpec(HOMING_REPLICAS, "two replicas of Homing's default behind a round robin, sharing their "
+                    + "learned state (prefix index, newcomer order) as through --redis, each applying the other's "
+                    + "picks 25 ms late (homing-2-replicas-lag-Nms: N ms late)"),
+            new PolicySpec(HOMING_REPLICAS_UNSHARED, "two replicas of Homing's default behind a round robin, each "
+                    + "with its own learned state"));
 
+    /** {@link #HOMING_REPLICAS} with another replication lag, in whole milliseconds. */
+    private static final Pattern LAGGED_REPLICAS = Pattern.compile(HOMING_REPLICAS + "-lag-(\\d{1,6})ms");
     private static final Pattern BLOCK_SIZE = Pattern.compile("(blockSize:\\s*)\\d+");
 
     private Policies() {
@@ -74,6 +89,11 @@ public final class Policies {
         return EXTRAS;
     }
 
+    /** Whether {@link #create} accepts this name (a catalog's, an extra's, or a lagged replicas' one). */
+    public static boolean isKnown(String name) {
+        return knownNames().contains(name) || LAGGED_REPLICAS.matcher(name).matches();
+    }
+
     /** Every name {@link #create} accepts. */
     public static List<String> knownNames() {
         return Stream.concat(CATALOG.stream(), EXTRAS.stream()).map(PolicySpec::name).toList();
@@ -90,6 +110,11 @@ public final class Policies {
         if (eq >= 0) {
             return fromFile(name.substring(0, eq), name.substring(eq + 1), ctx);
         }
+        Matcher lagged = LAGGED_REPLICAS.matcher(name);
+        if (lagged.matches()) {
+            long lag = Long.parseLong(lagged.group(1)) * 1_000_000;
+            return replicas(name, new LaggedLearnedState(ctx.ticker(), 2, lag), ctx);
+        }
         int pods = ctx.podCount();
         return switch (name) {
             case ROUND_ROBIN -> new RoundRobinPolicy(pods);
@@ -100,12 +125,18 @@ public final class Policies {
             case LLM_D_ESTIMATED -> director(name, "llm-d-estimated.yaml", false, ctx);
             case HOMING -> new DirectorPolicy(name, DefaultConfig.text(), DefaultConfig.RESOURCE, true, ctx);
             case HOMING_PRECISE -> director(name, DefaultConfig.preciseText(), DefaultConfig.PRECISE_RESOURCE, true, ctx);
+            case HOMING_REPLICAS -> replicas(name, new LaggedLearnedState(ctx.ticker(), 2, REPLICATION_LAG_NANOS), ctx);
+            case HOMING_REPLICAS_UNSHARED -> replicas(name, LaggedLearnedState.unshared(ctx.ticker(), 2), ctx);
             case SGLANG -> new SglangCacheAware(pods, ctx.ticker());
             case DYNAMO -> new DynamoKvRouter(pods, ctx.blockSize(), new SplittableRandom(ctx.seedFor(name)));
             case AIBRIX -> new AibrixPrefixCache(pods, ctx.ticker(), new SplittableRandom(ctx.seedFor(name)));
             default -> throw new IllegalArgumentException("unknown policy '" + name + "'; known: "
                     + String.join(", ", knownNames()));
         };
+    }
+
+    private static Policy replicas(String name, LaggedLearnedState learned, PolicyContext ctx) {
+        return new ReplicasPolicy(name, DefaultConfig.text(), DefaultConfig.RESOURCE, ctx, learned, 2);
     }
 
     private static Policy director(String name, String resource, boolean credit, PolicyContext ctx) {

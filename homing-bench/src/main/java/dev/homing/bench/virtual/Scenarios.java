@@ -175,7 +175,7 @@ public final class Scenarios {
         }
         for (String n : names) {
             // LABEL=FILE (a user's config) is checked when the policy is made, before any run starts
-            if (n.indexOf('=') < 0 && !Policies.knownNames().contains(n)) {
+            if (n.indexOf('=') < 0 && !Policies.isKnown(n)) {
                 throw new IllegalArgumentException("unknown policy '" + n + "'; known: "
                         + String.join(", ", Policies.knownNames()));
             }

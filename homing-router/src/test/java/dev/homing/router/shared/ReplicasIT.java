@@ -105,6 +105,7 @@ class ReplicasIT {
             o.seed = seed;
             o.redisUrl = redis.url();
             o.scrapeInterval = Duration.ofHours(1);
+            o.scrapeTimeout = Duration.ofSeconds(10); // the one scrape must not time out on a loaded machine
             o.tokenSource = new PodTokenizer(() -> pods.getFirst().baseUrl());
         }));
         await().atMost(WAIT).until(() -> r.pool().snapshot().endpoints().stream()

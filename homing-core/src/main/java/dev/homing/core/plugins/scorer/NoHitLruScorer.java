@@ -6,6 +6,7 @@ import dev.homing.core.framework.plugin.Parameters;
 import dev.homing.core.framework.plugin.PluginConfigException;
 import dev.homing.core.framework.plugin.PluginContext;
 import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.requestcontrol.DataProducer;
 import dev.homing.core.framework.requestcontrol.PreRequest;
 import dev.homing.core.framework.requestcontrol.Rerouted;
 import dev.homing.core.framework.scheduling.Cycle;
@@ -14,8 +15,10 @@ import dev.homing.core.framework.scheduling.PrefixMatch;
 import dev.homing.core.framework.scheduling.SchedulingResult;
 import dev.homing.core.framework.scheduling.Scorer;
 import dev.homing.core.framework.scheduling.ScorerCategory;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import dev.homing.core.learned.LearnedState;
+import dev.homing.core.learned.NewcomerLru;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -27,33 +30,51 @@ import java.util.Map;
  * <p>Cold, N candidates: N = 1 scores 1.0; endpoints never given a newcomer come first in candidate order, then the
  * others from least to most recently used; rank r scores {@code 1 − r/(N−1)}. The order is a bounded LRU
  * ({@code lruSize}, default 1024) updated after the pick, for cold requests only.
+ *
+ * <p>The order is the host's ({@link LearnedState}: in memory, or shared by the router's replicas through Redis). It
+ * is also a data producer for that reason alone: {@link #prepare} starts reading the order before the decision lock,
+ * so that a remote order is never waited on under it.
  */
-public final class NoHitLruScorer extends NamedPlugin implements Scorer, PreRequest, Rerouted {
+public final class NoHitLruScorer extends NamedPlugin implements Scorer, DataProducer, PreRequest, Rerouted {
 
     public static final String TYPE = "no-hit-lru-scorer";
     public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, NoHitLruScorer::create);
     private static final CycleKey<Boolean> COLD = CycleKey.of("no-hit-lru-cold", Boolean.class);
 
-    private final Map<String, Boolean> lru;
+    /** This scorer's own reading of its order, begun in prepare. */
+    private final CycleKey<NewcomerLru.Lookup> order = CycleKey.of("no-hit-lru-order", NewcomerLru.Lookup.class);
+    private final NewcomerLru lru;
 
     /** Parameters: {@code lruSize} (1024); llm-d's {@code prefixPluginType}/{@code prefixPluginName} are read and ignored. */
     static NoHitLruScorer create(String name, Parameters p, PluginContext ctx) {
         p.string("prefixPluginType", null); // llm-d names the prefix plugin; Homing reads the shared PrefixMatch
         p.string("prefixPluginName", null);
-        return new NoHitLruScorer(name, p.integer("lruSize", 1024));
+        return new NoHitLruScorer(name, p.integer("lruSize", 1024), ctx.learnedState());
     }
 
+    /** A scorer whose order lives in this process's memory. */
     public NoHitLruScorer(String name, int lruSize) {
+        this(name, lruSize, LearnedState.IN_MEMORY);
+    }
+
+    /** @param learned where the order lives: it is made there under this scorer's name */
+    public NoHitLruScorer(String name, int lruSize, LearnedState learned) {
         super(TYPE, name);
         if (lruSize <= 0) {
             throw new PluginConfigException("parameter 'lruSize' must be > 0, got " + lruSize);
         }
-        this.lru = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-                return size() > lruSize;
-            }
-        };
+        this.lru = learned.newcomerLru(name(), lruSize);
+    }
+
+    /** Starts reading the order (whether the request is cold is known only under the lock). */
+    @Override
+    public void prepare(Cycle cycle) {
+        cycle.put(order, lru.lookup());
+    }
+
+    @Override
+    public void produce(Cycle cycle, List<EndpointState> candidates) {
+        // nothing: the order is read in score, for cold requests only
     }
 
     @Override
@@ -64,33 +85,41 @@ public final class NoHitLruScorer extends NamedPlugin implements Scorer, PreRequ
         boolean cold = match == null || !match.anyHit();
         cycle.put(COLD, cold);
         if (!cold) {
-            java.util.Arrays.fill(scores, 0.5);
+            Arrays.fill(scores, 0.5);
             return scores;
         }
         if (n == 1) {
             scores[0] = 1.0;
             return scores;
         }
-        List<Integer> order = new ArrayList<>(n);
-        synchronized (lru) {
-            for (int i = 0; i < n; i++) {
-                if (!lru.containsKey(candidates.get(i).name())) {
-                    order.add(i); // never given a newcomer: first, in candidate order
-                }
-            }
-            Map<String, Integer> position = new LinkedHashMap<>();
-            for (int i = 0; i < n; i++) {
-                position.put(candidates.get(i).name(), i);
-            }
-            for (String used : lru.keySet()) { // oldest first
-                Integer i = position.get(used);
-                if (i != null) {
-                    order.add(i);
-                }
+        NewcomerLru.Lookup lookup = cycle.get(order);
+        List<String> used = (lookup != null ? lookup : lru.lookup()).leastRecentFirst(); // null: prepare was skipped
+        Map<String, Integer> position = new HashMap<>(n * 2);
+        for (int i = 0; i < n; i++) {
+            position.put(candidates.get(i).name(), i);
+        }
+        int[] rankOf = new int[n];
+        Arrays.fill(rankOf, -1);
+        int rank = 0;
+        int[] usedOrder = new int[n];
+        int usedCount = 0;
+        for (String name : used) {
+            Integer i = position.get(name);
+            if (i != null && rankOf[i] < 0) {
+                rankOf[i] = Integer.MAX_VALUE; // ranked after the never-used ones, below
+                usedOrder[usedCount++] = i;
             }
         }
-        for (int rank = 0; rank < order.size(); rank++) {
-            scores[order.get(rank)] = Math.max(0, 1.0 - (double) rank / (n - 1));
+        for (int i = 0; i < n; i++) {
+            if (rankOf[i] < 0) {
+                rankOf[i] = rank++; // never given a newcomer: first, in candidate order
+            }
+        }
+        for (int k = 0; k < usedCount; k++) {
+            rankOf[usedOrder[k]] = rank++; // then from least to most recently used
+        }
+        for (int i = 0; i < n; i++) {
+            scores[i] = Math.max(0, 1.0 - (double) rankOf[i] / (n - 1));
         }
         return scores;
     }
@@ -100,11 +129,9 @@ public final class NoHitLruScorer extends NamedPlugin implements Scorer, PreRequ
         if (!Boolean.TRUE.equals(cycle.get(COLD))) {
             return;
         }
-        synchronized (lru) {
-            lru.put(result.target().name(), Boolean.TRUE);
-            if (result.prefillTarget() != null) {
-                lru.put(result.prefillTarget().name(), Boolean.TRUE);
-            }
+        lru.received(result.target().name());
+        if (result.prefillTarget() != null) {
+            lru.received(result.prefillTarget().name());
         }
     }
 
@@ -114,9 +141,7 @@ public final class NoHitLruScorer extends NamedPlugin implements Scorer, PreRequ
         if (!Boolean.TRUE.equals(cycle.get(COLD))) {
             return;
         }
-        synchronized (lru) {
-            lru.put(served.name(), Boolean.TRUE);
-        }
+        lru.received(served.name());
     }
 
     @Override

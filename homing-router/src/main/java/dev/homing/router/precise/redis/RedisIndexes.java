@@ -2,6 +2,7 @@ package dev.homing.router.precise.redis;
 
 import dev.homing.core.precise.PreciseIndexFactory;
 import dev.homing.core.time.Ticker;
+import dev.homing.router.shared.RedisWriter;
 import dev.homing.router.shared.SharedRedis;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,7 +22,7 @@ public final class RedisIndexes implements AutoCloseable {
     private final PreciseIndexFactory factory;
 
     public RedisIndexes(SharedRedis redis, Ticker ticker) {
-        this.writer = new RedisWriter(redis, BACKGROUND_WRITES);
+        this.writer = new RedisWriter(redis, BACKGROUND_WRITES, "homing-redis-writer");
         this.factory = RedisPreciseIndex.factory(redis, writer::submit, ticker, Clock.systemUTC(), ENGINE_MAP_TTL);
     }
 

@@ -91,7 +91,7 @@ final class RedisPreciseIndex implements PreciseIndex {
 
     /**
      * @param background runs writes that must not wait (speculative holds, adapter refreshes): the router's bounded
-     *                   {@link RedisWriter}
+     *                   {@link dev.homing.router.shared.RedisWriter}
      * @param engineTtl  how long a pod's engine-hash map outlives its last event
      */
     RedisPreciseIndex(SharedRedis redis, Consumer<Runnable> background, Ticker ticker, Clock clock,

@@ -13,6 +13,8 @@ import dev.homing.core.framework.scheduling.Cycle;
 import dev.homing.core.framework.scheduling.CycleKey;
 import dev.homing.core.framework.scheduling.PrefixMatch;
 import dev.homing.core.framework.scheduling.SchedulingResult;
+import dev.homing.core.learned.ApproxIndex;
+import dev.homing.core.learned.LearnedState;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
@@ -26,6 +28,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * capacity from {@code vllm:cache_config_info}), {@code blockSizeTokens} 16 (four bytes per token),
  * {@code maxPrefixBlocksToMatch} 256, {@code maxPrefixTokensToMatch} 0 (off), {@code lruCapacityPerServer} 31,250.
  * Homing adds {@code maxIndexedBlocks} (1,000,000): one bound for the whole index whatever the number of endpoints.
+ *
+ * <p>The index is the host's ({@link LearnedState}: in memory, or shared by the router's replicas through Redis). Its
+ * lookup starts in {@link #prepare}, before the decision lock, and is finished in {@link #produce}.
  */
 public final class ApproxPrefixCacheProducer extends NamedPlugin implements DataProducer, PreRequest, Rerouted {
 
@@ -33,8 +38,11 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
     public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, ApproxPrefixCacheProducer::create);
     static final int BYTES_PER_TOKEN = 4;
 
-    /** One request's block hashes and the block size they were cut with: matching and recording use that size. */
-    private record Hashed(long[] hashes, int blockSizeTokens) {
+    /**
+     * One request's block hashes and the block size they were cut with (matching and recording use that size), and
+     * the index lookup begun for them.
+     */
+    private record Hashed(long[] hashes, int blockSizeTokens, ApproxIndex.Lookup lookup) {
     }
 
     /** This producer's own: a precise producer's fallback is another instance, whose hashes may be another size. */
@@ -48,13 +56,15 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
     private final int maxBlocks;
     private final int maxTokens;
     private final long lruCapacityPerServer;
-    private final ApproxPrefixIndex index;
+    private final ApproxIndex index;
     private final AtomicLong lookups = new AtomicLong();
     private final AtomicLong hitBlocks = new AtomicLong();
     private final AtomicLong queriedBlocks = new AtomicLong();
 
+    /** @param learned where the index lives: it is made there under this producer's name */
     public ApproxPrefixCacheProducer(String name, boolean autoTune, int blockSizeTokens, int maxPrefixBlocksToMatch,
-                                     int maxPrefixTokensToMatch, long lruCapacityPerServer, long maxIndexedBlocks) {
+                                     int maxPrefixTokensToMatch, long lruCapacityPerServer, long maxIndexedBlocks,
+                                     LearnedState learned) {
         super(TYPE, name);
         if (blockSizeTokens <= 0) {
             throw new PluginConfigException("parameter 'blockSizeTokens' must be > 0, got " + blockSizeTokens);
@@ -76,7 +86,7 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
         this.maxBlocks = maxPrefixBlocksToMatch;
         this.maxTokens = maxPrefixTokensToMatch;
         this.lruCapacityPerServer = lruCapacityPerServer;
-        this.index = new ApproxPrefixIndex(maxIndexedBlocks);
+        this.index = learned.approxIndex(name(), maxIndexedBlocks);
     }
 
     /**
@@ -96,12 +106,13 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
                 p.integer("maxPrefixBlocksToMatch", 256),
                 p.integer("maxPrefixTokensToMatch", 0),
                 p.longValue("lruCapacityPerServer", 31_250),
-                p.longValue("maxIndexedBlocks", 1_000_000));
+                p.longValue("maxIndexedBlocks", 1_000_000),
+                ctx.learnedState());
         ctx.pool().onRemoved(e -> producer.index.removeEndpoint(e.name()));
         return producer;
     }
 
-    public ApproxPrefixIndex index() {
+    public ApproxIndex index() {
         return index;
     }
 
@@ -109,8 +120,9 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
     public void prepare(Cycle cycle) {
         int bs = autoTune ? engineBlockSize(cycle.snapshot().endpoints()) : configuredBlockSizeTokens;
         int limit = maxTokens > 0 ? Math.max(1, maxTokens / bs) : maxBlocks;
-        cycle.put(hashes, new Hashed(PromptBlockHasher.hash(cycle.request().fields(), cycle.request().targetModel(),
-                bs * BYTES_PER_TOKEN, limit), bs));
+        long[] h = PromptBlockHasher.hash(cycle.request().fields(), cycle.request().targetModel(), bs * BYTES_PER_TOKEN,
+                limit);
+        cycle.put(hashes, new Hashed(h, bs, index.lookup(h)));
     }
 
     @Override
@@ -120,7 +132,7 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
             prepare(cycle);
             h = cycle.get(hashes);
         }
-        int[] matched = index.match(h.hashes(), candidates, cycle.snapshot().size());
+        int[] matched = h.lookup().match(candidates, cycle.snapshot().size());
         cycle.put(matches, matched);
         cycle.put(PrefixMatch.KEY, new PrefixMatch(matched, h.hashes().length, h.blockSizeTokens()));
         int best = 0;

@@ -123,7 +123,7 @@ public final class PrecisePrefixCacheProducer extends NamedPlugin implements Dat
         }
         PreciseIndex index = ctx.preciseIndexes().create(maxEntries, blockSize[0], seed[0], tiers);
         ApproxPrefixCacheProducer fallback = new ApproxPrefixCacheProducer(name + "-fallback", true, blockSize[0], 256, 0,
-                31_250, 1_000_000);
+                31_250, 1_000_000, ctx.learnedState());
         PrecisePrefixCacheProducer producer = new PrecisePrefixCacheProducer(name, index, events, speculative, ttl,
                 maxTokens[0], timeout, ctx.tokens().orElse(null), ctx.ticker(), fallback);
         ctx.pool().onRemoved(e -> {

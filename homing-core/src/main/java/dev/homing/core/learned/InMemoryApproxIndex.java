@@ -1,4 +1,4 @@
-package dev.homing.core.plugins.prefix.approx;
+package dev.homing.core.learned;
 
 import dev.homing.core.collect.LongKeyMap;
 import dev.homing.core.endpoint.EndpointState;
@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Which endpoints were sent which prompt blocks: the router's guess at what each pod's KV cache holds.
+ * The approximate prefix index in this process's memory.
  *
  * <p>Bounded twice: each endpoint keeps at most its capacity in blocks (its KV cache size when known), and the whole
  * index at most {@code maxEntries} (endpoint, block) entries; beyond either, the least recently used entry goes. Every
@@ -16,7 +16,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * A prompt's blocks are recorded tail first, so that the head of a prefix is the freshest entry and eviction eats
  * prefixes from their tails, as a KV cache does.
  */
-public final class ApproxPrefixIndex {
+public final class InMemoryApproxIndex implements ApproxIndex {
 
     private final long maxEntries;
     private final ReentrantLock lock = new ReentrantLock();
@@ -27,7 +27,7 @@ public final class ApproxPrefixIndex {
     private long matchEpoch;
     private int records; // stamps each record, so that forgetting one leaves what later records touched
 
-    public ApproxPrefixIndex(long maxEntries) {
+    public InMemoryApproxIndex(long maxEntries) {
         if (maxEntries <= 0) {
             throw new IllegalArgumentException("maxEntries must be > 0");
         }
@@ -69,12 +69,7 @@ public final class ApproxPrefixIndex {
         }
     }
 
-    /**
-     * Records that {@code endpoint} was sent these blocks.
-     *
-     * @param capacity the most blocks to keep for this endpoint
-     * @return this record's stamp, which {@link #forget} takes
-     */
+    @Override
     public int record(String endpoint, long[] hashes, long capacity) {
         if (hashes.length == 0) {
             return 0;
@@ -99,12 +94,7 @@ public final class ApproxPrefixIndex {
         }
     }
 
-    /**
-     * How many leading blocks each candidate holds, without gaps: a KV cache reuses a prefix only up to its first
-     * missing block.
-     *
-     * @param snapshotSize length of the result, indexed by {@link EndpointState#index()}
-     */
+    @Override
     public int[] match(long[] hashes, List<EndpointState> candidates, int snapshotSize) {
         int[] matched = new int[snapshotSize];
         if (hashes.length == 0) {
@@ -142,10 +132,7 @@ public final class ApproxPrefixIndex {
         }
     }
 
-    /**
-     * Forgets that {@code endpoint} was sent the blocks {@code hashes[from..]} by the record {@code stamp}: that
-     * request was served elsewhere. A block a later record touched again stays: another request put it there.
-     */
+    @Override
     public void forget(String endpoint, long[] hashes, int from, int stamp) {
         lock.lock();
         try {
@@ -168,7 +155,7 @@ public final class ApproxPrefixIndex {
         }
     }
 
-    /** Forgets an endpoint that left the pool. */
+    @Override
     public void removeEndpoint(String endpoint) {
         lock.lock();
         try {
@@ -184,7 +171,7 @@ public final class ApproxPrefixIndex {
         }
     }
 
-    /** (endpoint, block) entries held. */
+    @Override
     public long size() {
         lock.lock();
         try {
@@ -194,6 +181,7 @@ public final class ApproxPrefixIndex {
         }
     }
 
+    @Override
     public long size(String endpoint) {
         lock.lock();
         try {

@@ -1,6 +1,5 @@
-package dev.homing.router.precise.redis;
+package dev.homing.router.shared;
 
-import dev.homing.router.shared.SharedRedis;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 
@@ -9,7 +8,7 @@ import java.util.concurrent.BlockingQueue;
  * background thread, in order. When the queue is full (Redis slower than the picks), a write is dropped and counted
  * as a fallback: what it carried stays in this replica's local state only.
  */
-final class RedisWriter implements AutoCloseable {
+public final class RedisWriter implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(RedisWriter.class.getName());
 
@@ -17,26 +16,33 @@ final class RedisWriter implements AutoCloseable {
     private final BlockingQueue<Runnable> queue;
     private final Thread thread;
 
-    RedisWriter(SharedRedis redis, int capacity) {
+    /** @param name the thread's name */
+    public RedisWriter(SharedRedis redis, int capacity, String name) {
         this.redis = redis;
         this.queue = new ArrayBlockingQueue<>(capacity);
-        this.thread = new Thread(this::run, "homing-redis-writer");
+        this.thread = new Thread(this::run, name);
         this.thread.setDaemon(true);
     }
 
-    void start() {
+    public void start() {
         thread.start();
     }
 
-    /** Queues a write; never waits. */
-    void submit(Runnable write) {
-        if (!queue.offer(write)) {
-            redis.fellBack();
+    /**
+     * Queues a write; never waits.
+     *
+     * @return false when the queue was full and the write dropped (and counted as a fallback)
+     */
+    public boolean submit(Runnable write) {
+        if (queue.offer(write)) {
+            return true;
         }
+        redis.fellBack();
+        return false;
     }
 
     /** Writes queued and not yet run. */
-    int pending() {
+    public int pending() {
         return queue.size();
     }
 
