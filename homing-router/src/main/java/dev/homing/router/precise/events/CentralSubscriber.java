@@ -111,13 +111,16 @@ final class CentralSubscriber implements AutoCloseable {
         Map<String, Tracked> streams = new HashMap<>();
         try {
             while (running) {
+                KvMessage m = KvMessage.receive(sub);
+                // The membership is read after the message is in, not before the wait for it: a pod that joined
+                // while this thread waited (a discovered pod's first events come right after it turns Ready) must
+                // resolve, or its first batch would be dropped as an unknown pod's.
                 List<Endpoint> now = members;
                 if (now != resolvedFor) {
                     resolver = new PodResolver(now);
                     forgetDeparted(streams, now);
                     resolvedFor = now;
                 }
-                KvMessage m = KvMessage.receive(sub);
                 if (m == null) {
                     continue;
                 }
