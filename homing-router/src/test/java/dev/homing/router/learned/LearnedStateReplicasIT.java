@@ -259,4 +259,30 @@ class LearnedStateReplicasIT {
             redis.close();
         }
     }
+
+    @Test
+    void everyAppendThatRedisDidNotTakeCountsAsAFallback() throws Exception {
+        int nothing;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            nothing = s.getLocalPort(); // closed below: nothing listens there
+        }
+        // no probe: Redis counts as up until a call fails, so the first batch is tried and fails whole
+        SharedRedis redis = SharedRedis.create("redis://127.0.0.1:" + nothing, "nowhere", Duration.ofMillis(250),
+                Duration.ofHours(1));
+        RedisLearnedState state = new RedisLearnedState(redis);
+        try {
+            ApproxIndex index = state.approxIndex("approx", 10_000);
+            state.start();
+            for (int i = 0; i < 50; i++) {
+                index.record("pod-" + i % 3, new long[] {i}, 1000);
+            }
+            await().atMost(Duration.ofSeconds(10)).until(state::idle);
+            assertThat(redis.up()).isFalse();
+            assertThat(state.written()).isZero();
+            assertThat(redis.fallbacks()).as("one per append, however they were batched").isEqualTo(50);
+        } finally {
+            state.close();
+            redis.close();
+        }
+    }
 }
