@@ -41,10 +41,12 @@ import picocli.CommandLine.Option;
  * {@code homing bench replicas}: what sharing the learned state through Redis costs a decision. Homing's default
  * config decides at a fixed rate beside a second replica deciding at the same rate on another thread, alternately
  * with their learned state each in memory and shared through a real Redis (where this replica's follower applies the
- * other's picks while it decides); each decision is timed from dispatch to release, in wall time and in its thread's CPU time (which
- * leaves out the time the thread waited for a core: on a small machine the second replica, the writer, the follower
- * and a local redis-server all compete for them). Then the replication lag: how long after
- * one replica records a prompt the other can match it. The hit rate of replicas behind a round robin is measured in
+ * other's picks while it decides); each decision is timed from the moment the open-loop schedule meant it to start
+ * to its release (so that a decision delayed by the one before it counts its wait: no coordinated omission), beside
+ * its service time (from its actual start) and its thread's CPU time (which leaves out the time the thread waited
+ * for a core: on a small machine the second replica, the writer, the follower and a local redis-server all compete
+ * for them). Then the replication lag, while both replicas decide at the rate: how long after one replica records a
+ * prompt the other can match it. The hit rate of replicas behind a round robin is measured in
  * virtual time by {@code homing bench --policies homing,homing-2-replicas,homing-2-replicas-unshared}.
  */
 @Command(name = "replicas", mixinStandardHelpOptions = true, sortOptions = false,
@@ -109,10 +111,13 @@ final class BenchReplicasCommand implements Callable<Integer> {
         System.out.printf("homing bench replicas: Homing's default config, %d pods, %d B prompts, %d decisions/s per "
                 + "replica, %d s a measurement after %d s warm-up, Redis %s%n%n", pods, promptBytes, rate, seconds,
                 warmup, url);
-        System.out.printf("%-7s %-16s %10s %10s %10s %10s %14s %14s %10s%n", "round", "learned state", "decisions",
-                "p50 (us)", "p99 (us)", "p99.9 (us)", "CPU p50 (us)", "CPU p99 (us)", "fallbacks");
+        System.out.printf("load average at start: %s%n%n", loadAverage());
+        System.out.printf("%-7s %-16s %10s %10s %10s %10s %14s %14s %14s %10s%n", "round", "learned state",
+                "decisions", "p50 (us)", "p99 (us)", "p99.9 (us)", "service p99", "CPU p50 (us)", "CPU p99 (us)",
+                "fallbacks");
         for (int round = 1; round <= rounds; round++) {
-            Timings local = besideAReplica(director(LearnedState.IN_MEMORY), director(LearnedState.IN_MEMORY), bodies);
+            Timings local = besideAReplica(director(LearnedState.IN_MEMORY), director(LearnedState.IN_MEMORY), bodies,
+                    null);
             print(round, "in memory", local, 0);
             String pool = "bench-replicas-" + System.nanoTime();
             try (SharedRedis ra = SharedRedis.create(url, pool, Duration.ofMillis(250), Duration.ofMillis(250));
@@ -123,27 +128,32 @@ final class BenchReplicasCommand implements Callable<Integer> {
                 rb.start();
                 a.start();
                 b.start();
-                Timings shared = besideAReplica(director(a), director(b), bodies);
+                Timings shared = besideAReplica(director(a), director(b), bodies, null);
                 print(round, "through Redis", shared, ra.fallbacks() + rb.fallbacks());
                 if (round == rounds) {
-                    lag(a, b);
+                    // once more, untimed, with the lag probed meanwhile: the lag of two replicas at work
+                    besideAReplica(director(a), director(b), bodies, () -> lag(a, b));
                 }
             }
         }
     }
 
-    /** Each timed decision's wall time and the CPU time its thread spent on it. */
-    private record Timings(long[] wall, long[] cpu) {
+    /**
+     * Each timed decision's wall time from its scheduled start to its release, its service time (from its actual
+     * start), and the CPU time its thread spent on it.
+     */
+    private record Timings(long[] wall, long[] service, long[] cpu) {
     }
 
     private static void print(int round, String mode, Timings t, long fallbacks) {
-        System.out.printf("%-7d %-16s %10d %10.1f %10.1f %10.1f %14.1f %14.1f %10d%n", round, mode, t.wall().length,
-                percentile(t.wall(), 0.50) / 1e3, percentile(t.wall(), 0.99) / 1e3, percentile(t.wall(), 0.999) / 1e3,
+        System.out.printf("%-7d %-16s %10d %10.1f %10.1f %10.1f %14.1f %14.1f %14.1f %10d%n", round, mode,
+                t.wall().length, percentile(t.wall(), 0.50) / 1e3, percentile(t.wall(), 0.99) / 1e3,
+                percentile(t.wall(), 0.999) / 1e3, percentile(t.service(), 0.99) / 1e3,
                 percentile(t.cpu(), 0.50) / 1e3, percentile(t.cpu(), 0.99) / 1e3, fallbacks);
     }
 
-    /** Replica A records a fresh prompt; how long until B matches it. */
-    private static void lag(RedisLearnedState a, RedisLearnedState b) throws InterruptedException {
+    /** Replica A records a fresh prompt; how long until B matches it (polled every 20 us, not spun on a core). */
+    private static void lag(RedisLearnedState a, RedisLearnedState b) {
         ApproxIndex ia = a.approxIndex("lag-probe", 100_000);
         ApproxIndex ib = b.approxIndex("lag-probe", 100_000);
         EndpointPool probePool = new EndpointPool();
@@ -162,14 +172,15 @@ final class BenchReplicasCommand implements Callable<Integer> {
                     timedOut++;
                     break;
                 }
-                Thread.onSpinWait();
+                LockSupport.parkNanos(20_000);
             }
             lags[i] = System.nanoTime() - t0;
-            Thread.sleep(2);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
         }
-        System.out.printf("%nreplication lag, A's record to B's match (%d samples, %d over 1 s): p50 %.1f us, p99 %.1f "
-                + "us, max %.1f us%n", samples, timedOut, percentile(lags, 0.50) / 1e3, percentile(lags, 0.99) / 1e3,
-                percentile(lags, 1.0) / 1e3);
+        System.out.printf("%nreplication lag while both replicas decide, A's record to B's match (%d samples, %d over "
+                + "1 s): p50 %.1f us, p99 %.1f us, max %.1f us%n", samples, timedOut, percentile(lags, 0.50) / 1e3,
+                percentile(lags, 0.99) / 1e3, percentile(lags, 1.0) / 1e3);
+        System.out.printf("load average: %s%n", loadAverage());
     }
 
     /**
@@ -177,7 +188,7 @@ final class BenchReplicasCommand implements Callable<Integer> {
      * replicas on this machine, so that what differs between them is Redis (the appends, the follower applying the
      * other's picks), not the second replica's CPU.
      */
-    private Timings besideAReplica(Director a, Director b, List<byte[]> bodies) throws Exception {
+    private Timings besideAReplica(Director a, Director b, List<byte[]> bodies, Runnable alongside) throws Exception {
         AtomicBoolean stop = new AtomicBoolean();
         Thread other = Thread.ofPlatform().name("replica-b").daemon().start(() -> {
             try {
@@ -186,11 +197,23 @@ final class BenchReplicasCommand implements Callable<Integer> {
                 throw new IllegalStateException(e);
             }
         });
+        Thread probe = alongside == null ? null : Thread.ofPlatform().name("probe").daemon().start(alongside);
         try {
             return measure(a, bodies);
         } finally {
+            if (probe != null) {
+                probe.join(); // still deciding meanwhile
+            }
             stop.set(true);
             other.join();
+        }
+    }
+
+    private static String loadAverage() {
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim();
+        } catch (IOException e) {
+            return String.format("%.2f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         }
     }
 
@@ -200,23 +223,27 @@ final class BenchReplicasCommand implements Callable<Integer> {
         int warm = warmup * rate;
         int count = seconds * rate;
         long[] wall = new long[count];
+        long[] service = new long[count];
         long[] cpu = new long[count];
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long next = System.nanoTime();
         for (int i = 0; i < warm + count; i++) {
             LockSupport.parkNanos(next - System.nanoTime());
+            long scheduled = next;
             next += interval;
             long c0 = threads.getCurrentThreadCpuTime();
             long t0 = System.nanoTime();
             decide(director, bodies.get(i % bodies.size()));
-            long took = System.nanoTime() - t0;
+            long end = System.nanoTime();
             long used = threads.getCurrentThreadCpuTime() - c0;
             if (i >= warm) {
-                wall[i - warm] = took;
+                // from when it was due: a decision that waited for the one before (or for a core) counts that wait
+                wall[i - warm] = end - Math.min(scheduled, t0);
+                service[i - warm] = end - t0;
                 cpu[i - warm] = used;
             }
         }
-        return new Timings(wall, cpu);
+        return new Timings(wall, service, cpu);
     }
 
     private void decideUntil(Director director, List<byte[]> bodies, AtomicBoolean stop) throws Exception {

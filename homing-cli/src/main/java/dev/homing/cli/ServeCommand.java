@@ -119,12 +119,12 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = {"--ext-proc-port", "--grpc-port"}, paramLabel = "PORT",
             description = "Also serve Envoy's ext_proc protocol here, as llm-d's endpoint picker does (llm-d: 9002), "
                     + "for a Gateway API gateway whose InferencePool names this router. Default: 9002 with "
-                    + "--pool-name or --endpoint-selector, as llm-d, else off.")
+                    + "--pool-name or --endpoint-selector, as llm-d, else off; -1 turns it off.")
     Integer extProcPort;
 
     @Option(names = "--grpc-health-port", paramLabel = "PORT",
             description = "gRPC health, as llm-d's chart probes it (names liveness, readiness, inference-extension, "
-                    + "the ext_proc service). Default: 9003 with --ext-proc-port, else off.")
+                    + "the ext_proc service). Default: 9003 with --ext-proc-port, else off; -1 turns it off.")
     Integer healthPort;
 
     @Option(names = "--secure-serving", arity = "0..1", defaultValue = "true", fallbackValue = "true",

@@ -45,6 +45,7 @@ import dev.homing.router.learned.RedisLearnedState;
 import dev.homing.router.shared.SharedState;
 import dev.homing.router.tokens.PodTokenSource;
 import java.net.http.HttpClient;
+import java.time.Duration;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -57,6 +58,13 @@ public final class RouterServer implements AutoCloseable {
     private static final CoreMetricsExtractor BUILT_IN_EXTRACTOR = CoreMetricsExtractor.builtIn();
 
     private final RouterOptions options;
+    /**
+     * How long a closing router waits for the ext_proc streams under way (each one request, from its headers to the
+     * response's end: a whole generation) before cutting them; deploy/base's terminationGracePeriodSeconds allows for
+     * it after the preStop drain.
+     */
+    public static final Duration EXT_PROC_DRAIN = Duration.ofSeconds(30);
+
     private final Lifecycle parts = new Lifecycle();
     private final EndpointPool pool;
     private final EndpointCatalog catalog = new EndpointCatalog();
@@ -90,7 +98,8 @@ public final class RouterServer implements AutoCloseable {
             // learned: with a Redis, the approximate prefix index and the newcomer order are shared too, so that
             // replicas of the default (approximate) config agree on where a prompt lives
             LearnedState learned = shared == null ? LearnedState.IN_MEMORY : parts.add(
-                    new RedisLearnedState(shared.redis()), RedisLearnedState::start);
+                    new RedisLearnedState(shared.redis(), endpoint -> pool.load(endpoint) != null),
+                    RedisLearnedState::start);
             // tokens: precise prefix matching needs the tokens the pods will see; by default, ask the pods themselves
             TokenSource tokens = options.tokenSource() != null ? options.tokenSource()
                     : parts.add(PodTokenSource.create(pool, catalog, options.connectTimeout()));
@@ -133,8 +142,8 @@ public final class RouterServer implements AutoCloseable {
             EndpointPicker picker = options.extProcPort() < 0 ? null : parts.add(new EndpointPicker(director, intake,
                     catalog, metrics.requests(), ticker, options.maxBodyBytes()));
             this.extProc = picker == null ? null : parts.add(new GrpcPort("ext_proc", options.host(),
-                    options.extProcPort(), extProcSecurity(options), options.maxBodyBytes() + (1 << 20), picker,
-                    pickerHealth), GrpcPort::start); // Envoy health-checks the picker on this port too
+                    options.extProcPort(), extProcSecurity(options), options.maxBodyBytes() + (1 << 20), EXT_PROC_DRAIN,
+                    picker, pickerHealth), GrpcPort::start); // Envoy health-checks the picker on this port too
             // health, plaintext as Kubernetes probes it; ready once every part runs (see start)
             this.health = options.healthPort() < 0 ? null : parts.add(new GrpcPort("gRPC health", options.host(),
                     options.healthPort(), new GrpcPort.Security.Plaintext(), 1 << 16, pickerHealth), GrpcPort::start);

@@ -10,6 +10,7 @@ import dev.homing.core.config.ResolvedConfig;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.framework.plugin.PluginContext;
 import dev.homing.core.plugins.BuiltIns;
+import dev.homing.router.RouterServer;
 import dev.homing.router.SystemTicker;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
@@ -232,7 +233,8 @@ class KustomizeOverlaysIT {
         assertThat(c.getStartupProbe().getHttpGet().getPath()).isEqualTo("/healthz");
         assertThat(c.getLifecycle().getPreStop().getExec().getCommand()).containsExactly("/bin/sh", "-c", "sleep 30");
         assertThat(m.one(Deployment.class, "homing").getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds())
-                .as("the grace period outlasts the preStop drain").isGreaterThan(30);
+                .as("the grace period outlasts the preStop drain, then the ext_proc streams' drain, with a margin")
+                .isGreaterThanOrEqualTo(30 + RouterServer.EXT_PROC_DRAIN.toSeconds() + 10);
         assertThat(rules(m.one(Role.class, "homing"))).containsExactlyInAnyOrder(
                 "/pods: get,list,watch",
                 "inference.networking.k8s.io/inferencepools: get,list,watch",
@@ -244,7 +246,9 @@ class KustomizeOverlaysIT {
         assertThat(ports(m.one(Service.class, "homing-epp"))).containsExactlyInAnyOrder(9002, 9003);
         assertThat(ports(m.one(Service.class, "homing"))).containsExactly(8000);
         assertThat(ports(m.one(Service.class, "homing-metrics"))).containsExactly(9090);
-        assertThat(m.one(PodDisruptionBudget.class, "homing").getSpec().getMaxUnavailable().getIntVal()).isEqualTo(1);
+        PodDisruptionBudget pdb = m.one(PodDisruptionBudget.class, "homing");
+        assertThat(pdb.getSpec().getMaxUnavailable().getIntVal()).isEqualTo(1);
+        assertThat(allowedDisruptions(pdb, 2, 2)).as("two ready replicas: one may go").isEqualTo(1);
     }
 
     @Test
@@ -296,12 +300,63 @@ class KustomizeOverlaysIT {
     }
 
     @Test
+    void underLeaderElectionTheLeaderCanBeEvictedWhileItIsTheOnlyReadyReplica() {
+        Manifests m = RENDERED.get(LEADER_ELECTION);
+        int replicas = m.one(Deployment.class, "homing").getSpec().getReplicas();
+        PodDisruptionBudget pdb = m.one(PodDisruptionBudget.class, "homing");
+        // only the leader is ever ready: a drain of its node must be able to evict it (the standby, not ready, is
+        // evicted whatever the budget under unhealthyPodEvictionPolicy AlwaysAllow)
+        assertThat(allowedDisruptions(pdb, replicas, 1)).as("disruptions allowed with the leader alone ready")
+                .isGreaterThanOrEqualTo(1);
+        assertThat(pdb.getSpec().getUnhealthyPodEvictionPolicy()).isEqualTo("AlwaysAllow");
+    }
+
+    @Test
+    void underLeaderElectionSigtermComesAtOnceSoTheLeaderGivesItsLeaseUpFirst() {
+        // A preStop sleep would keep an unready leader holding the Lease: no ready picker for its length.
+        Container c = container(RENDERED.get(LEADER_ELECTION).one(Deployment.class, "homing"));
+        assertThat(c.getLifecycle() == null ? null : c.getLifecycle().getPreStop()).as("no preStop").isNull();
+        // the base keeps its drain for active-active replicas, each ready
+        assertThat(container(RENDERED.get("overlays/ha-redis").one(Deployment.class, "homing")).getLifecycle()
+                .getPreStop()).isNotNull();
+    }
+
+    /**
+     * The disruption controller's allowed disruptions: ready pods minus the desired healthy, which is the expected
+     * count less maxUnavailable (a percentage of it rounded up) or minAvailable (rounded up), never below 0.
+     */
+    static int allowedDisruptions(PodDisruptionBudget pdb, int expected, int ready) {
+        IntOrString max = pdb.getSpec().getMaxUnavailable();
+        IntOrString min = pdb.getSpec().getMinAvailable();
+        int desired;
+        if (max != null) {
+            desired = Math.max(0, expected - scaled(max, expected));
+        } else {
+            desired = scaled(min, expected);
+        }
+        return Math.max(0, ready - desired);
+    }
+
+    private static int scaled(IntOrString v, int of) {
+        if (v.getIntVal() != null) {
+            return v.getIntVal();
+        }
+        String s = v.getStrVal();
+        assertThat(s).as("a PDB's string value is a percentage").endsWith("%");
+        int percent = Integer.parseInt(s.substring(0, s.length() - 1));
+        return (percent * of + 99) / 100;
+    }
+
+    @Test
     void theStandaloneProxyFindsPodsBySelectorAndReadsNothingElse() {
         Manifests m = RENDERED.get("overlays/standalone-proxy");
         Container c = container(m.one(Deployment.class, "homing"));
         assertThat(arg(c, "--endpoint-selector")).isEqualTo("app=vllm");
         assertThat(arg(c, "--endpoint-target-ports")).isEqualTo("8000");
-        assertThat(c.getArgs()).doesNotContain("--pool-name", "--grpc-port", "--grpc-health-port");
+        assertThat(c.getArgs()).doesNotContain("--pool-name", "--grpc-port");
+        // serve would open ext_proc and its health with --endpoint-selector: both turned off, as no port is declared
+        assertThat(arg(c, "--ext-proc-port")).isEqualTo("-1");
+        assertThat(arg(c, "--grpc-health-port")).isEqualTo("-1");
         assertThat(c.getPorts()).extracting(ContainerPort::getContainerPort).containsExactlyInAnyOrder(8000, 9090);
         assertThat(c.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
         assertThat(c.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");

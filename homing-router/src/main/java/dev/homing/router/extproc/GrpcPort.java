@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -44,14 +45,27 @@ public final class GrpcPort implements AutoCloseable {
     private final String host;
     private final int port;
     private final Server server;
+    private final Duration drain;
+
+    /** A port whose calls are short (health): those under way at close get {@link #SHORT_DRAIN}. */
+    public GrpcPort(String what, String host, int port, Security security, int maxMessageBytes,
+                    BindableService... services) {
+        this(what, host, port, security, maxMessageBytes, SHORT_DRAIN, services);
+    }
+
+    /** What a port of short calls gives those under way at close before cutting them. */
+    public static final Duration SHORT_DRAIN = Duration.ofSeconds(2);
 
     /**
      * @param what              the port's name in errors ("ext_proc", "gRPC health")
      * @param maxMessageBytes   the largest message accepted (a BUFFERED request body comes in one)
+     * @param drain             how long {@link #close()} waits for the calls under way (an ext_proc stream lasts a
+     *                          whole generation) before it cuts them
      */
-    public GrpcPort(String what, String host, int port, Security security, int maxMessageBytes,
+    public GrpcPort(String what, String host, int port, Security security, int maxMessageBytes, Duration drain,
                     BindableService... services) {
         this.what = what;
+        this.drain = drain;
         this.host = host;
         this.port = port;
         NettyServerBuilder b = NettyServerBuilder.forAddress(new InetSocketAddress(host, port), credentials(security))
@@ -105,12 +119,15 @@ public final class GrpcPort implements AutoCloseable {
         return server.getPort();
     }
 
-    /** Stops taking calls, lets those under way end for a moment, then cuts them. */
+    /**
+     * Stops taking calls (new ones are refused at once), lets those under way end for up to the drain timeout, then
+     * cuts them.
+     */
     @Override
     public void close() {
         server.shutdown();
         try {
-            if (!server.awaitTermination(2, TimeUnit.SECONDS)) {
+            if (!server.awaitTermination(drain.toNanos(), TimeUnit.NANOSECONDS)) {
                 server.shutdownNow();
                 server.awaitTermination(2, TimeUnit.SECONDS);
             }

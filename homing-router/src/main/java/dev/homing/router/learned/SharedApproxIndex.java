@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * An approximate prefix index that a pool's replicas share: this replica's copy ({@link InMemoryApproxIndex}, with
@@ -17,7 +18,10 @@ import java.util.Map;
  * stream for the other replicas' copies. Consistency: eventual. A replica sees its own picks at once and another's as
  * soon as the append and its follower's read have run (one Redis round trip each, queued behind earlier ones); two
  * picks of one prompt closer together than that may both find it cold. Removing an endpoint is not shared: each
- * replica's own pool removes it.
+ * replica's own pool removes it, and from then on drops the other replicas' records for it (late, or replayed from
+ * the stream's history), which would otherwise bring back entries for a pod gone here and take the room of live
+ * ones. A record for a pod this replica does not know yet is dropped too: its own discovery adds the pod moments
+ * later, and what the others learn of it from then on is applied.
  */
 final class SharedApproxIndex implements ApproxIndex, Replicated {
 
@@ -31,6 +35,7 @@ final class SharedApproxIndex implements ApproxIndex, Replicated {
     private final String key;
     private final long history;
     private final StreamAppends appends;
+    private final Predicate<String> inPool;
     /** (replica, its stamp) of another replica's records, to this copy's stamp: the follower's thread only. */
     private final Map<String, Integer> remoteStamps = new LinkedHashMap<>(256, 0.75f, false) {
         @Override
@@ -41,8 +46,11 @@ final class SharedApproxIndex implements ApproxIndex, Replicated {
 
     /**
      * @param history most changes the stream keeps: a replica that starts replays them to warm its copy
+     * @param inPool  whether an endpoint is in this replica's pool now (another replica's records for others are
+     *                dropped)
      */
-    SharedApproxIndex(String key, long maxEntries, long history, StreamAppends appends) {
+    SharedApproxIndex(String key, long maxEntries, long history, StreamAppends appends, Predicate<String> inPool) {
+        this.inPool = inPool;
         this.local = new InMemoryApproxIndex(maxEntries);
         this.maxEntries = maxEntries;
         this.key = key;
@@ -119,7 +127,7 @@ final class SharedApproxIndex implements ApproxIndex, Replicated {
         }
         if (RECORD.equals(op)) {
             long capacity = parse(fields.get(Fields.CAPACITY));
-            if (capacity > 0) {
+            if (capacity > 0 && inPool.test(endpoint)) {
                 remoteStamps.put(stamp, local.record(endpoint, hashes, capacity));
             }
         } else if (FORGET.equals(op)) {

@@ -121,8 +121,9 @@ final class StreamAppends {
         return written.get();
     }
 
+    /** One pipeline, sent once (not retried: Redis may have taken part of it); if it fails, each append falls back. */
     private void write(List<Append> batch) {
-        redis.attempt(j -> {
+        redis.attemptOnce(j -> {
             try (AbstractPipeline p = j.pipelined()) {
                 long now = System.nanoTime();
                 for (Append a : batch) {
@@ -137,7 +138,7 @@ final class StreamAppends {
             }
             written.addAndGet(batch.size());
             return Boolean.TRUE;
-        });
+        }, batch.size());
     }
 
     /** The field names of an append. */

@@ -15,6 +15,8 @@ public final class RedisWriter implements AutoCloseable {
     private final SharedRedis redis;
     private final BlockingQueue<Runnable> queue;
     private final Thread thread;
+    /** The writer's thread only. */
+    private boolean failureLogged;
 
     /** @param name the thread's name */
     public RedisWriter(SharedRedis redis, int capacity, String name) {
@@ -57,7 +59,10 @@ public final class RedisWriter implements AutoCloseable {
             try {
                 write.run();
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "a background Redis write failed", e);
+                // the thread goes on with the next write whatever this one threw; said once, not per write
+                LOG.log(failureLogged ? System.Logger.Level.DEBUG : System.Logger.Level.WARNING,
+                        "a background Redis write failed; later failures are logged at DEBUG", e);
+                failureLogged = true;
             }
         }
     }

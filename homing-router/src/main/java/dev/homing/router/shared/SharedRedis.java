@@ -14,6 +14,8 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -37,6 +39,8 @@ public final class SharedRedis implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(SharedRedis.class.getName());
 
     private final RedisClient client;
+    private final HostAndPort address;
+    private final DefaultJedisClientConfig.Builder config;
     private final String where;
     private final String prefix;
     private final AtomicBoolean up = new AtomicBoolean(true);
@@ -51,8 +55,11 @@ public final class SharedRedis implements AutoCloseable {
 
     private final Duration probeInterval;
 
-    private SharedRedis(RedisClient client, String where, String poolName, Duration probeInterval) {
+    private SharedRedis(RedisClient client, HostAndPort address, DefaultJedisClientConfig.Builder config, String where,
+                        String poolName, Duration probeInterval) {
         this.client = client;
+        this.address = address;
+        this.config = config;
         this.where = where;
         this.prefix = "homing:" + poolName + ":";
         this.probeInterval = probeInterval;
@@ -89,9 +96,24 @@ public final class SharedRedis implements AutoCloseable {
         pool.setMaxIdle(16);
         pool.setMinIdle(0);
         pool.setMaxWait(timeout); // a pool that cannot serve in time is a fallback, like a slow Redis
-        RedisClient client = RedisClient.builder().hostAndPort(JedisURIHelper.getHostAndPort(uri))
+        HostAndPort address = JedisURIHelper.getHostAndPort(uri);
+        RedisClient client = RedisClient.builder().hostAndPort(address)
                 .clientConfig(config.build()).poolConfig(pool).build();
-        return new SharedRedis(client, uri.getHost() + ":" + uri.getPort(), poolName, probeInterval);
+        return new SharedRedis(client, address, config, uri.getHost() + ":" + uri.getPort(), poolName, probeInterval);
+    }
+
+    /**
+     * A connection of its own, outside the shared pool, for a blocking read (XREAD BLOCK): every read on it, blocking
+     * or not, waits up to {@code socketTimeout}. On the pool's connections Jedis lifts the socket timeout for a
+     * blocking command altogether (its {@code blockingSocketTimeoutMillis} is 0 there), so a connection gone silent
+     * would hold the reader, and a pooled connection, for ever. It connects when first used; the caller closes it.
+     */
+    public Jedis connection(Duration socketTimeout) {
+        int millis = (int) Math.max(1, socketTimeout.toMillis());
+        synchronized (config) { // the builder is shared (the pool's config was built from it at create): one lock
+            return new Jedis(address, config.socketTimeoutMillis(millis).blockingSocketTimeoutMillis(millis)
+                    .autoNegotiateProtocol(false).build());
+        }
     }
 
     /** Checks reachability now, then every probe interval. */
@@ -127,6 +149,32 @@ public final class SharedRedis implements AutoCloseable {
     }
 
     /**
+     * Runs {@code op}, {@code operations} writes sent as one pipeline, against Redis unless it is down; never twice (a
+     * pipeline retried would send again what Redis may have taken). When it cannot run, each of its operations
+     * counts as a fallback.
+     *
+     * @return the op's result, or empty when Redis is down or the call failed
+     */
+    public <T> Optional<T> attemptOnce(Function<UnifiedJedis, T> op, int operations) {
+        if (!up.get()) {
+            fallbacks.add(operations);
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(op.apply(client));
+        } catch (JedisConnectionException e) {
+            // a connection from before a restart of Redis is dropped with the others, so the next send gets a fresh one
+            client.getPool().clear();
+            fallbacks.add(operations - 1L);
+            markDown(e);
+        } catch (JedisException e) {
+            fallbacks.add(operations - 1L);
+            refused(e);
+        }
+        return Optional.empty();
+    }
+
+    /**
      * Runs {@code op} against Redis unless it is down.
      *
      * @return the op's result, or empty when Redis is down or the call failed; either way the fallback is counted
@@ -147,14 +195,18 @@ public final class SharedRedis implements AutoCloseable {
         } catch (JedisConnectionException e) {
             markDown(e);
         } catch (JedisException e) {
-            // Reached, but refused (out of memory, a replica that is read-only, a script error): not an outage.
-            fallbacks.increment();
-            if (dataErrorLogged.compareAndSet(false, true)) {
-                LOG.log(System.Logger.Level.WARNING, "Redis at " + where + " refused a call; this replica uses its "
-                        + "local state for such calls (logged once): " + e.getMessage());
-            }
+            refused(e);
         }
         return Optional.empty();
+    }
+
+    /** Reached, but refused (out of memory, a replica that is read-only, a script error): not an outage. */
+    private void refused(JedisException e) {
+        fallbacks.increment();
+        if (dataErrorLogged.compareAndSet(false, true)) {
+            LOG.log(System.Logger.Level.WARNING, "Redis at " + where + " refused a call; this replica uses its "
+                    + "local state for such calls (logged once): " + e.getMessage());
+        }
     }
 
     private void markDown(Exception cause) {

@@ -29,6 +29,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import dev.homing.router.shared.SharedRedis;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -163,7 +166,9 @@ class LearnedStateReplicasIT {
         RedisLearnedState state = r.replica();
         ApproxIndex index = state.approxIndex("approx", 100_000);
         NewcomerLru order = state.newcomerLru("newcomers", 8);
-        int records = (int) RedisLearnedState.APPROX_HISTORY + 2000;
+        long history = RedisLearnedState.approxHistory(100_000);
+        assertThat(history).isEqualTo(RedisLearnedState.MIN_APPROX_HISTORY);
+        int records = (int) history + 2000;
         for (int i = 0; i < records; i++) {
             index.record("pod-" + i % 3, new long[] {i, i + 1L}, 1000);
             order.received("pod-" + i % 3);
@@ -176,10 +181,108 @@ class LearnedStateReplicasIT {
         String approxKey = "homing:bounds-" + pools + ":learned:approx:approx";
         String orderKey = "homing:bounds-" + pools + ":learned:newcomers:newcomers";
         // MAXLEN ~ trims whole nodes of the stream (100 entries each by default), so a little more may stay
-        assertThat(inspect.xlen(approxKey)).isBetween(RedisLearnedState.APPROX_HISTORY,
-                RedisLearnedState.APPROX_HISTORY + 200);
+        assertThat(inspect.xlen(approxKey)).isBetween(history, history + 200);
         assertThat(inspect.xlen(orderKey)).isBetween(32L, 32L + 200);
         assertThat(inspect.ttl(approxKey)).isBetween(1L, StreamAppends.TTL.toSeconds());
         assertThat(inspect.ttl(orderKey)).isBetween(1L, StreamAppends.TTL.toSeconds());
+    }
+
+    @Test
+    void aReplicaThatStartsLateReplaysAboutWhatAFullCopyOfItsBoundHolds() {
+        // the default bound, 1,000,000 blocks: the stream keeps 15,625 records, not a fixed 4,096
+        assertThat(RedisLearnedState.approxHistory(1_000_000)).isEqualTo(15_625);
+        assertThat(RedisLearnedState.approxHistory(Long.MAX_VALUE)).isEqualTo(RedisLearnedState.MAX_APPROX_HISTORY);
+        RedisReplicas r = replicas("late-full");
+        ApproxIndex early = r.replica().approxIndex("approx", 1_000_000);
+        int records = 9000;
+        for (int i = 0; i < records; i++) {
+            early.record("pod-" + i % 3, new long[] {4L * i, 4L * i + 1, 4L * i + 2, 4L * i + 3}, 1_000_000);
+            if (i % 1000 == 999) {
+                r.settle();
+            }
+        }
+        r.settle();
+        assertThat(early.size()).isEqualTo(4L * records);
+        // a replica of a rollout starts now: it replays the stream, and knows all the early one knows
+        ApproxIndex late = r.replica().approxIndex("approx", 1_000_000);
+        await().atMost(Duration.ofSeconds(20)).until(() -> late.size() >= early.size());
+        assertThat(late.size()).isEqualTo(early.size());
+        for (int p = 0; p < 3; p++) {
+            assertThat(late.size("pod-" + p)).isEqualTo(early.size("pod-" + p));
+        }
+    }
+
+    @Test
+    void anotherReplicasRecordsForAPodNotInThisReplicasPoolAreDropped() {
+        RedisReplicas r = replicas("gone");
+        ApproxIndex a = r.replica().approxIndex("approx", 10_000);
+        // B's pool: pod-0 and pod-1; pod-2 has gone here (or is not known yet), A still picks it (lagging)
+        ApproxIndex b = r.replica(endpoint -> !endpoint.equals("pod-2")).approxIndex("approx", 10_000);
+        for (int i = 0; i < 30; i++) {
+            a.record("pod-" + i % 3, new long[] {2L * i, 2L * i + 1}, 1000);
+        }
+        r.settle();
+        assertThat(a.size("pod-2")).isEqualTo(20);
+        assertThat(b.size("pod-2")).as("no entry comes back for a pod gone here").isZero();
+        assertThat(b.size("pod-0")).isEqualTo(20);
+        assertThat(b.size("pod-1")).isEqualTo(20);
+    }
+
+    /**
+     * The follower's blocking read on its own connection: a Redis that stalls for longer than the timeout of the calls
+     * a decision waits on (250 ms) neither marks Redis down nor stops the following. (Jedis lifts the socket timeout
+     * for a blocking command, so the pool's connection survived this too; what the follower's own connection adds is
+     * a bound, block + margin, on a connection gone silent, which no test here can make without timing it.)
+     */
+    @Test
+    void aRedisThatStallsLongerThanTheCallTimeoutIsNoOutageToTheFollower() throws Exception {
+        RedisReplicas writers = replicas("stall");
+        String pool = "stall-" + pools;
+        // the router's own timeout for the calls a decision waits on; no probe runs, so only a call can mark it down
+        SharedRedis redis = SharedRedis.create(server.url(), pool, Duration.ofMillis(250), Duration.ofHours(1));
+        RedisLearnedState follower = new RedisLearnedState(redis);
+        ApproxIndex copy = follower.approxIndex("approx", 10_000);
+        follower.start();
+        ApproxIndex writer = writers.replica().approxIndex("approx", 10_000);
+        try (Jedis pauser = new Jedis("127.0.0.1", server.port())) {
+            writer.record("pod-0", new long[] {1, 2}, 1000);
+            await().atMost(Duration.ofSeconds(10)).until(() -> copy.size() == 2);
+            // Redis holds every client's commands for 800 ms: the follower's next XREAD BLOCK 100 waits that long
+            pauser.sendCommand(Protocol.Command.CLIENT, "PAUSE", "800", "ALL");
+            Thread.sleep(1500);
+            writer.record("pod-1", new long[] {3, 4}, 1000);
+            await().atMost(Duration.ofSeconds(10)).until(() -> copy.size() == 4);
+            assertThat(redis.up()).as("a slow blocking read is no outage").isTrue();
+            assertThat(redis.fallbacks()).isZero();
+        } finally {
+            follower.close();
+            redis.close();
+        }
+    }
+
+    @Test
+    void everyAppendThatRedisDidNotTakeCountsAsAFallback() throws Exception {
+        int nothing;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            nothing = s.getLocalPort(); // closed below: nothing listens there
+        }
+        // no probe: Redis counts as up until a call fails, so the first batch is tried and fails whole
+        SharedRedis redis = SharedRedis.create("redis://127.0.0.1:" + nothing, "nowhere", Duration.ofMillis(250),
+                Duration.ofHours(1));
+        RedisLearnedState state = new RedisLearnedState(redis);
+        try {
+            ApproxIndex index = state.approxIndex("approx", 10_000);
+            state.start();
+            for (int i = 0; i < 50; i++) {
+                index.record("pod-" + i % 3, new long[] {i}, 1000);
+            }
+            await().atMost(Duration.ofSeconds(10)).until(state::idle);
+            assertThat(redis.up()).isFalse();
+            assertThat(state.written()).isZero();
+            assertThat(redis.fallbacks()).as("one per append, however they were batched").isEqualTo(50);
+        } finally {
+            state.close();
+            redis.close();
+        }
     }
 }

@@ -7,6 +7,7 @@ import dev.homing.router.shared.SharedRedis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * Replicas' learned state on one real redis-server, each with its own client, as separate router processes have; and
@@ -24,12 +25,17 @@ final class RedisReplicas implements AutoCloseable {
         this.pool = pool;
     }
 
-    /** A replica of the pool, started. */
+    /** A replica of the pool, started, whose pool holds every endpoint. */
     RedisLearnedState replica() {
+        return replica(endpoint -> true);
+    }
+
+    /** A replica of the pool, started, whose pool holds the endpoints {@code inPool} accepts. */
+    RedisLearnedState replica(Predicate<String> inPool) {
         SharedRedis redis = SharedRedis.create(server.url(), pool, Duration.ofSeconds(2), Duration.ofMillis(50));
         redis.start();
         clients.add(redis);
-        RedisLearnedState state = new RedisLearnedState(redis);
+        RedisLearnedState state = new RedisLearnedState(redis, inPool);
         state.start();
         replicas.add(state);
         return state;
