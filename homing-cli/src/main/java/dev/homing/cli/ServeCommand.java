@@ -77,17 +77,24 @@ final class ServeCommand implements Callable<Integer> {
                     + "Lease, and only the leader is ready, as llm-d's picker (default: ${DEFAULT-VALUE}).")
     boolean leaderElection;
 
-    @Option(names = "--host", defaultValue = "${env:HOMING_HOST:-127.0.0.1}",
+    /**
+     * The bind address when neither the flag nor the environment names one: all interfaces with Kubernetes discovery
+     * (a pod, probed by its kubelet and reached by the gateway, as llm-d's picker binds), else loopback.
+     */
+    static final String AUTO_HOST = "auto";
+
+    @Option(names = "--host", defaultValue = "${env:HOMING_HOST:-" + AUTO_HOST + "}",
             description = "Address the API and the gRPC ports (ext_proc, health) bind (default: HOMING_HOST from the "
-                    + "environment, else 127.0.0.1; now ${DEFAULT-VALUE}).")
+                    + "environment, else " + AUTO_HOST + ": 0.0.0.0 with Kubernetes discovery (--pool-name, "
+                    + "--endpoint-selector) as llm-d's picker binds, 127.0.0.1 otherwise; now ${DEFAULT-VALUE}).")
     String host;
 
     @Option(names = "--port", defaultValue = "8000", description = "OpenAI-compatible API port (default: ${DEFAULT-VALUE}).")
     int port;
 
-    @Option(names = "--admin-host", defaultValue = "${env:HOMING_ADMIN_HOST:-127.0.0.1}",
+    @Option(names = "--admin-host", defaultValue = "${env:HOMING_ADMIN_HOST:-" + AUTO_HOST + "}",
             description = "Address the admin port binds (default: HOMING_ADMIN_HOST from the environment, else "
-                    + "127.0.0.1; now ${DEFAULT-VALUE}).")
+                    + AUTO_HOST + ": 0.0.0.0 with Kubernetes discovery, 127.0.0.1 otherwise; now ${DEFAULT-VALUE}).")
     String adminHost;
 
     @Option(names = {"--admin-port", "--metrics-port"}, defaultValue = "9090",
@@ -167,17 +174,34 @@ final class ServeCommand implements Callable<Integer> {
             int count = router.pool().snapshot().endpoints().size();
             if (proxy) {
                 System.out.printf("homing: routing http://%s:%d -> %d endpoints%s; admin http://%s:%d%n",
-                        host, router.port(), count, watched, adminHost, router.adminPort());
+                        options.host(), router.port(), count, watched, options.adminHost(), router.adminPort());
             }
             if (router.extProcPort() >= 0) {
                 System.out.printf("homing: ext_proc %s://%s:%d (%s) -> %d endpoints%s; gRPC health %s:%d; admin "
-                                + "http://%s:%d%n", secureServing ? "grpcs" : "grpc", host, router.extProcPort(),
+                                + "http://%s:%d%n", secureServing ? "grpcs" : "grpc", options.host(), router.extProcPort(),
                         secureServing ? certPath != null ? "TLS, " + certPath : "TLS, self-signed" : "plaintext",
-                        count, watched, host, router.healthPort(), adminHost, router.adminPort());
+                        count, watched, options.host(), router.healthPort(), options.adminHost(),
+                        router.adminPort());
             }
             signal.await();
         }
         return 0;
+    }
+
+    /**
+     * The address to bind: the flag's, else the environment variable's ({@link #env}, which is the process's; picocli
+     * has read the same one for the flag's default), else all interfaces in a pod (Kubernetes discovery), loopback
+     * otherwise.
+     */
+    private String bindAddress(String given, String variable, boolean inKubernetes) {
+        if (!AUTO_HOST.equals(given)) {
+            return given;
+        }
+        String fromEnv = env.get(variable);
+        if (fromEnv != null && !fromEnv.isBlank()) {
+            return fromEnv;
+        }
+        return inKubernetes ? "0.0.0.0" : "127.0.0.1";
     }
 
     /** What the command line asks for, checked; the router is not started. */
@@ -198,11 +222,13 @@ final class ServeCommand implements Callable<Integer> {
         }
         int health = healthPort != null ? healthPort : extProc != null ? 9003 : -1;
         List<Endpoint> given = endpoints.list != null ? StaticEndpoints.parse(endpoints.list) : List.of();
+        String apiHost = bindAddress(host, "HOMING_HOST", kubernetes != null);
+        String adminBind = bindAddress(adminHost, "HOMING_ADMIN_HOST", kubernetes != null);
         return RouterOptions.defaults(given).with(o -> {
             o.endpointsFile = endpoints.file;
-            o.host = host;
+            o.host = apiHost;
             o.port = port;
-            o.adminHost = adminHost;
+            o.adminHost = adminBind;
             o.adminPort = adminPort;
             o.scrapeInterval = interval;
             o.creditUnreflected = !noCredit;

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.homing.router.RouterOptions;
 import dev.homing.router.RouterServer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
@@ -28,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -50,6 +52,7 @@ import picocli.CommandLine;
 class LlmdChartArgsIT {
 
     private static final String RELEASE = "vllm-llama3-8b-instruct";
+    private static final String POD_NAME = RELEASE + "-epp-5f7d9c8b4-x2x7k";
 
     /** The chart's args, as rendered; {@code CONFIG/} is where the chart mounts its ConfigMap ({@code /config/}). */
     private static List<String> chartArgs(Path config, boolean ha) {
@@ -122,13 +125,19 @@ class LlmdChartArgsIT {
 
     @Test
     void theChartsArgumentsStartAReadyPickerAndTheIgnoredOnesAreNamedInOneLine() throws Exception {
-        startsReady(false, "inference-extension");
+        startsReady(false, "inference-extension", router -> assertThat(router.election()).isNull());
     }
 
     @Test
     void withTwoReplicasTheChartAddsLeaderElectionAndTheLoneReplicaLeads() throws Exception {
-        RouterServer router = startsReady(true, "readiness");
-        assertThat(router.election()).isNotNull();
+        startsReady(true, "readiness", router -> {
+            // llm-d's Lease, in the pool's namespace, held by this replica
+            Lease lease = client.leases().inNamespace("default").withName("epp-default-" + RELEASE + ".llm-d.ai")
+                    .get();
+            assertThat(lease).as("llm-d's lease name").isNotNull();
+            assertThat(lease.getSpec().getHolderIdentity()).isEqualTo(router.election().identity());
+            assertThat(router.election().leader()).isTrue();
+        });
     }
 
     @Test
@@ -141,11 +150,43 @@ class LlmdChartArgsIT {
         assertThat(o.healthPort()).isEqualTo(9003);
         assertThat(o.adminPort()).isEqualTo(9090); // the chart's "metrics" container port
         assertThat(o.secureServing()).isTrue(); // llm-d's default: TLS on 9002
+        // llm-d's picker binds every interface; so does Homing in a pod, when nothing names an address
+        assertThat(System.getenv("HOMING_HOST")).as("this test reads serve's default: run it without HOMING_HOST")
+                .isNull();
+        assertThat(System.getenv("HOMING_ADMIN_HOST")).isNull();
+        assertThat(o.host()).isEqualTo("0.0.0.0");
+        assertThat(o.adminHost()).isEqualTo("0.0.0.0");
     }
 
-    private RouterServer startsReady(boolean ha, String probedService) throws Exception {
+    @Test
+    void theBindAddressesAreTheFlagsElseTheEnvironmentsElseLoopbackWithoutKubernetes() {
+        assertThat(System.getenv("HOMING_HOST")).as("this test reads serve's default: run it without HOMING_HOST")
+                .isNull();
+        assertThat(bound(Map.of(), "--endpoints", "a=127.0.0.1:8000")).containsExactly("127.0.0.1", "127.0.0.1");
+        assertThat(bound(Map.of(), "--endpoint-selector", "app=vllm", "--endpoint-target-ports", "8000"))
+                .containsExactly("0.0.0.0", "0.0.0.0");
+        assertThat(bound(Map.of("HOMING_HOST", "10.1.2.3", "HOMING_ADMIN_HOST", "127.0.0.1"), "--pool-name", "p"))
+                .containsExactly("10.1.2.3", "127.0.0.1");
+        assertThat(bound(Map.of(), "--pool-name", "p", "--host", "127.0.0.1", "--admin-host", "::1"))
+                .containsExactly("127.0.0.1", "::1");
+    }
+
+    private static List<String> bound(Map<String, String> env, String... args) {
         ServeCommand serve = new ServeCommand();
-        serve.env = Map.of("NAMESPACE", "default", "POD_NAME", RELEASE + "-epp-5f7d9c8b4-x2x7k");
+        Map<String, String> all = new HashMap<>(env);
+        all.put("NAMESPACE", "default");
+        serve.env = all;
+        new CommandLine(serve).parseArgs(args);
+        RouterOptions o = serve.options();
+        return List.of(o.host(), o.adminHost());
+    }
+
+    private void startsReady(boolean ha, String probedService, Consumer<RouterServer> alsoWhileRunning)
+            throws Exception {
+        ServeCommand serve = new ServeCommand();
+        // the chart's environment, and loopback addresses: a pod would bind every interface, a test binds loopback
+        serve.env = Map.of("NAMESPACE", "default", "POD_NAME", POD_NAME, "HOMING_HOST", "127.0.0.1",
+                "HOMING_ADMIN_HOST", "127.0.0.1");
         Set<String> ports = Set.of("--port", "--grpc-port", "--grpc-health-port", "--admin-port");
         CommandLine cl = new CommandLine(serve).setDefaultValueProvider(arg ->
                 arg instanceof CommandLine.Model.OptionSpec opt && java.util.Arrays.stream(opt.names()).anyMatch(ports::contains) ? "0" : null);
@@ -173,10 +214,10 @@ class LlmdChartArgsIT {
                 assertThat(router.config().profiles().getFirst().scorers()).extracting(w -> w.type() + " x" + w.weight())
                         .containsExactly("queue-scorer x2.0", "kv-cache-utilization-scorer x2.0",
                                 "prefix-cache-scorer x3.0");
+                alsoWhileRunning.accept(router);
             } finally {
                 ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
             }
-            return router;
         } finally {
             router.close();
         }

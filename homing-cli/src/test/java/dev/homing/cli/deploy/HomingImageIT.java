@@ -72,9 +72,10 @@ class HomingImageIT {
         assertThat(run.exit).as(run.output).isZero();
         assertThat(run.output.replaceAll("\\s+", " "))
                 .contains("--host=<host> Address the API and the gRPC ports (ext_proc, health) bind (default: "
-                        + "HOMING_HOST from the environment, else 127.0.0.1; now 0.0.0.0)")
-                .contains("else 127.0.0.1; now 0.0.0.0)", "HOMING_ADMIN_HOST");
-        assertThat(run.output.split("now 0\\.0\\.0\\.0", -1)).as("both --host and --admin-host").hasSize(3);
+                        + "HOMING_HOST from the environment, else auto: 0.0.0.0 with Kubernetes discovery")
+                .contains("127.0.0.1 otherwise; now 0.0.0.0)", "HOMING_ADMIN_HOST");
+        assertThat(run.output.replaceAll("\\s+", " ").split("now 0\\.0\\.0\\.0", -1)).as("both --host and "
+                + "--admin-host").hasSize(3);
     }
 
     @Test

@@ -67,7 +67,15 @@ public final class KubernetesDiscovery implements Discovery {
         this.pool = pool;
         this.syncChanged = syncChanged;
         this.url = api.url();
-        this.pods = api.client().pods().inNamespace(target.namespace()).runnableInformer(resync.toMillis());
+        // Standalone, the selector's equalities (key=value) are asked of the API server, so pods that cannot match
+        // are not cached; the whole selector is still applied here (in, notin, !=, exists are not sent: equalities
+        // are what every API server, and fabric8's mock, filter alike). An InferencePool's selector can be edited,
+        // so that informer takes the namespace's pods.
+        Map<String, String> equalities = target.followsInferencePool() ? Map.of() : target.selector().equalities();
+        this.pods = equalities.isEmpty()
+                ? api.client().pods().inNamespace(target.namespace()).runnableInformer(resync.toMillis())
+                : api.client().pods().inNamespace(target.namespace()).withLabels(equalities)
+                        .runnableInformer(resync.toMillis());
         this.inferencePools = !target.followsInferencePool() ? null : api.client()
                 .genericKubernetesResources(INFERENCE_POOL).inNamespace(target.namespace()).withName(target.name())
                 .runnableInformer(resync.toMillis());
@@ -85,22 +93,22 @@ public final class KubernetesDiscovery implements Discovery {
         informer.addEventHandler(new ResourceEventHandler<T>() {
             @Override
             public void onAdd(T obj) {
-                refresh();
+                refresh(what);
             }
 
             @Override
             public void onUpdate(T oldObj, T newObj) {
-                refresh();
+                refresh(what);
             }
 
             @Override
             public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-                refresh();
+                refresh(what);
             }
 
             @Override
             public void onNothing() {
-                refresh(); // an empty list notifies nothing else
+                refresh(what); // an empty list notifies nothing else
             }
         });
         // The API server may be away, or refuse (RBAC): keep trying, as controller-runtime does, and say why.
@@ -113,7 +121,8 @@ public final class KubernetesDiscovery implements Discovery {
             }
             return true;
         });
-        informer.start().whenComplete((ok, failed) -> refresh()); // the last listed may be seen before hasSynced
+        // the last listed may be seen before hasSynced; a start that failed has delivered nothing
+        informer.start().whenComplete((ok, failed) -> refresh(failed == null ? what : null));
     }
 
     /** The innermost cause, which says what happened (a refused connection, a 403), not where it was wrapped. */
@@ -126,11 +135,14 @@ public final class KubernetesDiscovery implements Discovery {
                 + ": " + c.getMessage();
     }
 
-    private synchronized void refresh() {
+    /** @param delivered the informer that delivered an event: it works again, so its next failure is news */
+    private synchronized void refresh(String delivered) {
+        if (delivered != null) {
+            failures.remove(delivered); // only its own: another informer still failing is not said again
+        }
         if (closed || !pods.hasSynced() || (inferencePools != null && !inferencePools.hasSynced())) {
             return;
         }
-        failures.clear(); // listed again: a failure from now on is news
         LabelSelector selector = target.selector();
         List<Integer> ports = target.targetPorts();
         String problem = null;
@@ -207,6 +219,11 @@ public final class KubernetesDiscovery implements Discovery {
 
     private static Set<String> names(List<Endpoint> endpoints) {
         return endpoints.stream().map(Endpoint::name).collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    /** The pods the informer caches, by name (to show which the API server was asked to leave out). */
+    List<String> cachedPods() {
+        return pods.getStore().list().stream().map(p -> p.getMetadata().getName()).sorted().toList();
     }
 
     @Override

@@ -50,6 +50,17 @@ public final class LabelSelector {
         this.requirements = List.copyOf(requirements);
     }
 
+    /**
+     * The {@code key=value} requirements alone: what an API server can be asked to filter by (a pod that matches the
+     * whole selector has them all), so fewer pods are listed and watched.
+     */
+    public Map<String, String> equalities() {
+        Map<String, String> m = new LinkedHashMap<>();
+        requirements.stream().filter(r -> r.op() == Op.EQUALS).forEach(r -> m.put(r.key(), r.values().iterator()
+                .next()));
+        return m;
+    }
+
     /** An InferencePool's {@code matchLabels}: every label given, with its value. */
     public static LabelSelector matchLabels(Map<String, String> labels) {
         List<Requirement> r = new ArrayList<>();

@@ -88,12 +88,20 @@ public final class PickerHealth extends HealthGrpc.HealthImplBase {
         }
     }
 
-    /** Tells every watcher its service's status; gRPC's watch protocol lets a repeat through, so no change is missed. */
+    /**
+     * Tells every watcher its service's status; gRPC's watch protocol lets a repeat through, so no change is missed.
+     * A watcher that cannot be told (its call closed between the check and the send: gRPC throws) is dropped; it
+     * must not stop the others being told, nor throw into whoever changed the health (the leader election).
+     */
     private void notifyWatchers() {
         watchers.forEach((w, service) -> {
             synchronized (w) {
-                if (!w.isCancelled()) {
-                    w.onNext(HealthCheckResponse.newBuilder().setStatus(status(service)).build());
+                try {
+                    if (!w.isCancelled()) {
+                        w.onNext(HealthCheckResponse.newBuilder().setStatus(status(service)).build());
+                    }
+                } catch (RuntimeException e) {
+                    watchers.remove(w);
                 }
             }
         });

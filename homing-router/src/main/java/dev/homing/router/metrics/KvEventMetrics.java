@@ -45,6 +45,18 @@ public final class KvEventMetrics implements KvEventsObserver {
                 .register(registry);
     }
 
+    /**
+     * Drops a pod's series once it left the pool: pods come and go, their series must not pile up. (A batch the
+     * pod's subscriber reports while it is being stopped may start a series again; it is dropped no more, but stays
+     * one series per pod that left.)
+     */
+    void forget(String pod) {
+        for (Counter byPod : new Counter[]{batches, applied, gaps, lost, restarts, malformed}) {
+            byPod.remove(pod);
+        }
+        replays.removeIf(labels -> labels.get(0).equals(pod)); // every result of the pod
+    }
+
     @Override
     public void batchTaken(String pod) {
         batches.labelValues(pod).inc();

@@ -59,6 +59,11 @@ public final class PoolMetrics {
         return all.isEmpty() ? 0 : all.stream().mapToDouble(f).average().orElse(0);
     }
 
+    /** Drops a pod's series once it left the pool: pods come and go, their series must not pile up. */
+    void forget(String pod) {
+        scrapeErrors.remove(pod);
+    }
+
     public void scraped(Endpoint endpoint, boolean ok) {
         if (!ok) {
             scrapeErrors.labelValues(endpoint.name()).inc();

@@ -110,6 +110,11 @@ public final class RequestMetrics {
         schedulerDuration.observe(seconds);
     }
 
+    /** Drops a pod's series once it left the pool: pods come and go, their series must not pile up. */
+    void forget(String pod) {
+        retries.remove(pod);
+    }
+
     public void retried(String pod) {
         retries.labelValues(pod).inc();
     }

@@ -42,6 +42,12 @@ public final class RouterMetrics {
                 "Config file changes seen, by outcome: applied, or refused (the running config stayed).");
         this.endpointsReloads = new ReloadMetrics(registry, "homing_endpoints_reloads_total",
                 "Endpoints file changes seen, by outcome: applied, or refused (the running endpoints stayed).");
+        // a pod that left takes its series with it (the callback gauges read the pool, so they drop it already)
+        pool.onRemoved(e -> {
+            this.pool.forget(e.name());
+            kvEvents.forget(e.name());
+            requests.forget(e.name());
+        });
         GaugeWithCallback.builder().name("inference_extension_info")
                 .help("General information of the current build.").labelNames("commit", "build_ref")
                 .callback(cb -> cb.call(1, "unknown", "homing")).register(registry);

@@ -63,6 +63,8 @@ class PodEndpointsTest {
         assertThat(s.matches(Map.of("app", "vllm", "llm-d.ai/role", "both", "gpu", "", "draining", "y"))).isFalse();
         assertThat(s.matches(Map.of("app", "vllm", "llm-d.ai/role", "both"))).as("gpu must exist").isFalse();
         assertThat(s).hasToString("app=vllm,llm-d.ai/role in (decode,both),tier!=cpu,gpu,!draining");
+        assertThat(s.equalities()).as("what an API server is asked to filter by").isEqualTo(Map.of("app", "vllm"));
+        assertThat(LabelSelector.parse("a==1,b=2,c in (3)").equalities()).isEqualTo(Map.of("a", "1", "b", "2"));
         assertThat(LabelSelector.parse("").matches(Map.of("any", "thing"))).isTrue();
         assertThatThrownBy(() -> LabelSelector.parse("app in (a,b")).hasMessage("selector 'app in (a,b': '(' "
                 + "without ')'");
