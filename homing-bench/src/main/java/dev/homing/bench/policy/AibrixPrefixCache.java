@@ -10,60 +10,68 @@ import java.util.List;
 import java.util.random.RandomGenerator;
 
 /**
- * AIBrix's {@code prefix-cache} routing ({@code vllm-project/aibrix} {@code pkg/plugins/gateway/algorithms/
- * prefix_cache.go} as of {@code e3e10f9}) with its code defaults: the {@code character} tokenizer (the request's
- * bytes), blocks of 4 bytes, a table of 200,000 blocks with a 20-minute TTL swept every second
- * ({@code prefixcacheindexer/hash.go}), {@code AIBRIX_PREFIX_CACHE_POD_RUNNING_REQUEST_IMBALANCE_ABS_COUNT} 8,
- * {@code AIBRIX_PREFIX_CACHE_STANDARD_DEVIATION_FACTOR} 1.
+ * AIBrix's {@code prefix-cache} routing ({@code vllm-project/aibrix}), in the versions {@link AibrixSettings} names.
+ * The one shipped ({@value Policies#AIBRIX}) is the code of {@code pkg/plugins/gateway/algorithms/prefix_cache.go} @
+ * {@code 429c45e90fb4eb7f7963219f98aa63429bbdd6e2}, which reads {@code AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE},
+ * {@code …_POD_RUNNING_REQUEST_IMBALANCE_ABS_COUNT} and {@code …_STANDARD_DEVIATION_FACTOR}, with the values its
+ * gateway-plugin Deployment sets ({@code config/gateway/gateway-plugin/gateway-plugin.yaml} @
+ * {@code fea20d123d276b5bbe845e16ca280236512d4e31}; the Helm chart's values list the same): the {@code character}
+ * tokenizer (the request's bytes), {@code AIBRIX_PREFIX_CACHE_BLOCK_SIZE} 128 (read by
+ * {@code pkg/utils/prefixcacheindexer/hash.go}, e.g. @ {@code 49e51f5c469fb5702077e1217fbee5fa76c4bcee}), ABS_COUNT
+ * 16, deviation factor 2; the table keeps its code defaults, 200,000 blocks, a 20-minute TTL swept every second.
  *
  * <p>With the gateway's own running-request count per pod:
  * <ol>
- *   <li>imbalance gate: when {@code max − min > 8}, prefix matching only considers the pods at the minimum;</li>
- *   <li>match: walk the request's block hashes; each considered pod holding block i gets
- *       {@code (i+1)·100/blocks} percent, pods missing a block drop out, the walk stops when none holds it;</li>
+ *   <li>load gate {@link AibrixSettings.Gate#ABS_COUNT}: when {@code max − min > 16} the request goes to a
+ *       least-request pod (random among equals) and its blocks are recorded there, no prefix matched;</li>
+ *   <li>match: walk the request's block hashes; each ready pod holding block i gets {@code (i+1)·100/blocks}
+ *       percent, pods missing a block drop out, the walk stops when none holds it;</li>
  *   <li>the matched pods, shuffled, then ordered by percent descending and count ascending (stable); the first whose
- *       count is at most the mean plus one sample standard deviation of all pods' counts wins;</li>
- *   <li>otherwise the least-loaded pod (at random among equals);</li>
+ *       count is at most the mean plus {@code factor} sample standard deviations of all pods' counts wins;</li>
+ *   <li>otherwise a least-request pod (at random among equals);</li>
  *   <li>the request's blocks are recorded for the chosen pod.</li>
  * </ol>
- * (Newer AIBrix replaced the gate with {@code max > 2·(mean of others + 1)} and a minimum gap of 8; the reference
- * documents the version above.)
+ * Chat text: the messages' contents joined by one space, roles dropped ({@code getChatCompletionsMessage},
+ * {@code pkg/plugins/gateway/util.go} @ {@code cbbbf374b6362bd4e21e426297be9d7dca303af1}; current main's
+ * {@code parseChatMessages} builds the same string; {@link #message}).
+ *
+ * <p>What current main changed ({@code prefix_cache.go} @ {@code 01de8a514d00c51b12132a3f2cd1f7d8349c8c9f}, modelled as
+ * {@value Policies#AIBRIX_MAIN}): the gate became {@code max > 2·(mean + 1)} and {@code max − min ≥ 8}
+ * ({@code …_LOAD_IMBALANCE_FACTOR}, {@code …_LOAD_IMBALANCE_MIN_GAP}; ABS_COUNT is no longer read) and, when it fires,
+ * prefix matching is restricted to the pods at the minimum instead of being skipped. The code's fallback constants
+ * (4-byte blocks, ABS_COUNT 8, factor 1) run as {@value Policies#AIBRIX_CODE_DEFAULTS}. Upstream chains each block's
+ * hash on its parent's (main) or hashes the whole prefix up to the block (429c45e); both identify a block with its
+ * prefix, which is all matching uses, so the lab hashes one way ({@link PrefixHashTable}).
  */
 final class AibrixPrefixCache implements Policy {
 
-    static final int BLOCK_SIZE = 4;
-    static final int BLOCK_NUMBER = 200_000;
     static final long TTL_NANOS = 20L * 60 * 1_000_000_000L;
     static final long SWEEP_INTERVAL_NANOS = 1_000_000_000L;
-    static final int IMBALANCE_ABS_COUNT = 8;
-    static final int STANDARD_DEVIATION_FACTOR = 1;
 
     private final Ticker ticker;
     private final RandomGenerator random;
     private final PrefixHashTable table;
     private final int[] running;
-    private final int imbalanceAbsCount;
-    private final double deviationFactor;
+    private final AibrixSettings settings;
     private long nextSweep = SWEEP_INTERVAL_NANOS;
 
-    AibrixPrefixCache(int pods, Ticker ticker, RandomGenerator random) {
-        this(pods, ticker, random, new PrefixHashTable(BLOCK_SIZE, BLOCK_NUMBER, TTL_NANOS, random.nextLong()),
-                IMBALANCE_ABS_COUNT, STANDARD_DEVIATION_FACTOR);
+    AibrixPrefixCache(int pods, Ticker ticker, RandomGenerator random, AibrixSettings settings) {
+        this(pods, ticker, random, settings, new PrefixHashTable(settings.blockSize(), AibrixSettings.BLOCK_NUMBER,
+                TTL_NANOS, random.nextLong()));
     }
 
-    AibrixPrefixCache(int pods, Ticker ticker, RandomGenerator random, PrefixHashTable table, int imbalanceAbsCount,
-                      double deviationFactor) {
+    AibrixPrefixCache(int pods, Ticker ticker, RandomGenerator random, AibrixSettings settings,
+                      PrefixHashTable table) {
         this.ticker = ticker;
         this.random = random;
         this.table = table;
         this.running = new int[pods];
-        this.imbalanceAbsCount = imbalanceAbsCount;
-        this.deviationFactor = deviationFactor;
+        this.settings = settings;
     }
 
     @Override
     public String name() {
-        return Policies.AIBRIX;
+        return settings.name();
     }
 
     @Override
@@ -89,7 +97,11 @@ final class AibrixPrefixCache implements Policy {
             max = Math.max(max, c);
         }
         long considered = n == 64 ? -1L : (1L << n) - 1;
-        if (max - min > imbalanceAbsCount) {
+        if (settings.gate() == AibrixSettings.Gate.ABS_COUNT) {
+            if (max - min > settings.gateCount()) {
+                return leastRequest(running);
+            }
+        } else if (imbalancedByFactorAndGap(running, min, max)) {
             considered = 0;
             for (int i = 0; i < n; i++) {
                 if (running[i] == min) {
@@ -120,6 +132,16 @@ final class AibrixPrefixCache implements Policy {
         return leastRequest(running);
     }
 
+    /** Main's gate: imbalanced unless {@code max ≤ factor·(mean + 1)} or {@code max − min < gap}. */
+    private boolean imbalancedByFactorAndGap(int[] running, int min, int max) {
+        double mean = 0;
+        for (int c : running) {
+            mean += c;
+        }
+        mean /= running.length;
+        return !(max <= settings.gateFactor() * (mean + 1) || max - min < settings.gateCount());
+    }
+
     /** A pod with 0 % (a long prompt's first block) still counts as matched, as an entry of AIBrix's map. */
     private int fromMatched(long matchedPods, int[] percent, int[] running) {
         int n = running.length;
@@ -145,7 +167,7 @@ final class AibrixPrefixCache implements Policy {
         }
         matched.sort(Comparator.<Integer>comparingInt(i -> -percent[i]).thenComparingInt(i -> running[i]));
         for (int pod : matched) {
-            if (running[pod] <= mean + deviationFactor * std) {
+            if (running[pod] <= mean + settings.deviationFactor() * std) {
                 return pod;
             }
         }
@@ -164,46 +186,24 @@ final class AibrixPrefixCache implements Policy {
         return at[random.nextInt(k)];
     }
 
-    /** What the gateway hashes: a completion's prompt, or the chat messages as Go's json.Marshal writes them. */
+    /**
+     * What the gateway hashes: a completion's prompt, or a chat's message contents each after one space but the
+     * first, an empty content still taking its separator (as {@code getChatCompletionsMessage} writes them).
+     */
     static byte[] message(Prompt prompt) {
         if (!prompt.isChat()) {
             return prompt.text().getBytes(StandardCharsets.UTF_8);
         }
-        StringBuilder b = new StringBuilder("[");
-        for (Prompt.Message m : prompt.messages()) {
-            if (b.length() > 1) {
-                b.append(',');
+        StringBuilder b = new StringBuilder();
+        List<Prompt.Message> messages = prompt.messages();
+        for (int i = 0; i < messages.size(); i++) {
+            if (i > 0) {
+                b.append(' ');
             }
-            b.append("{\"content\":");
-            goQuote(b, m.content() == null ? "" : m.content());
-            b.append(",\"role\":");
-            goQuote(b, m.role());
-            b.append('}');
+            String content = messages.get(i).content();
+            b.append(content == null ? "" : content);
         }
-        return b.append(']').toString().getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static void goQuote(StringBuilder b, String s) {
-        b.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                case '<', '>', '&' -> b.append(String.format("\\u%04x", (int) c)); // Go escapes HTML characters
-                default -> {
-                    if (c < 0x20) {
-                        b.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        b.append('"');
+        return b.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     int running(int pod) {

@@ -11,9 +11,11 @@ import java.util.PriorityQueue;
  * the tenant cached at the deepest node reached: the first tenant that created it while it still holds it, else
  * the first remaining (SMG's {@code last_tenant} cache over a map with its own order; ours is the lowest index).
  *
- * <p>Bound: each tenant's characters in the tree; {@link #evictOverBudget} removes, for every tenant over the budget,
- * its least recently used leaves until it is under (SMG {@code evict_tenant_by_size}, run periodically by the policy).
- * Up to 64 tenants.
+ * <p>Bound, two rules for the two versions the lab models, each run periodically by its policy: {@link #evictTreeWide}
+ * keeps the total of all tenants' characters under one budget, removing least recently used leaves across tenants
+ * (SMG today, {@code crates/kv_index/src/string_tree.rs}); {@link #evictOverBudget} removes, for every tenant over the
+ * budget, its least recently used leaves until it is under (the 2025 router's per-tenant {@code
+ * evict_tenant_by_size}). Up to 64 tenants.
  */
 final class CharRadixTree {
 
@@ -25,8 +27,15 @@ final class CharRadixTree {
     private final long[] chars;
     private long epoch;
 
-    /** What a match found. {@code tenant} is -1 when the deepest node has no tenant. */
-    record Match(int tenant, int matchedChars, int inputChars) {
+    /** How many tenants of the deepest node a match reports (SMG {@code MATCHED_TENANTS_CAP}). */
+    static final int MATCHED_TENANTS_CAP = 8;
+
+    /**
+     * What a match found. {@code tenant} is -1 when the deepest node has no tenant; {@code tenants} is the bit set of
+     * the tenants holding the deepest node reached (at most {@link #MATCHED_TENANTS_CAP}, lowest indices first where
+     * SMG takes its map's order), empty when nothing matched.
+     */
+    record Match(int tenant, long tenants, int matchedChars, int inputChars) {
         double rate() {
             return inputChars == 0 ? 0 : (double) matchedChars / inputChars;
         }
@@ -69,7 +78,14 @@ final class CharRadixTree {
         if ((e & 0x7) == 0 && tenant >= 0) {
             deepest.access[tenant] = e;
         }
-        return new Match(tenant, matched, text.length());
+        long holders = 0;
+        if (matched > 0) {
+            long m = deepest.mask;
+            for (int k = 0; k < MATCHED_TENANTS_CAP && m != 0; k++, m &= m - 1) {
+                holders |= Long.lowestOneBit(m);
+            }
+        }
+        return new Match(tenant, holders, matched, text.length());
     }
 
     /** Records that {@code text} was sent to {@code tenant}. */
@@ -120,6 +136,60 @@ final class CharRadixTree {
         for (int t = 0; t < tenants; t++) {
             if (chars[t] > maxChars) {
                 evict(t, maxChars);
+            }
+        }
+    }
+
+    /** Characters of every tenant in the tree (a node held by k tenants counts k times, as SMG's total). */
+    long totalChars() {
+        long total = 0;
+        for (long c : chars) {
+            total += c;
+        }
+        return total;
+    }
+
+    /**
+     * While the tree's total exceeds {@code maxChars}, removes the least recently used (node, tenant) leaf across
+     * all tenants (SMG's tree-wide {@code evict_tenant_by_size} of today); a parent becomes a leaf of that tenant when
+     * its last child holding the tenant goes.
+     */
+    void evictTreeWide(long maxChars) {
+        long total = totalChars();
+        if (total <= maxChars) {
+            return;
+        }
+        record Leaf(Node node, int tenant, long at) {
+        }
+        PriorityQueue<Leaf> leaves = new PriorityQueue<>((a, b) -> Long.compare(a.at, b.at));
+        ArrayDeque<Node> walk = new ArrayDeque<>();
+        walk.add(root);
+        while (!walk.isEmpty()) {
+            Node n = walk.poll();
+            for (int i = 0; i < n.size; i++) {
+                walk.add(n.kids[i]);
+            }
+            if (n != root) {
+                for (long m = n.mask; m != 0; m &= m - 1) {
+                    int t = Long.numberOfTrailingZeros(m);
+                    if (!n.childHas(t)) {
+                        leaves.add(new Leaf(n, t, n.access[t]));
+                    }
+                }
+            }
+        }
+        while (total > maxChars && !leaves.isEmpty()) {
+            Leaf leaf = leaves.poll();
+            Node node = leaf.node;
+            node.detach(leaf.tenant);
+            chars[leaf.tenant] -= node.text.length();
+            total -= node.text.length();
+            Node parent = node.parent;
+            if (node.mask == 0) {
+                parent.remove(node.text.charAt(0));
+            }
+            if (parent != root && parent.has(leaf.tenant) && !parent.childHas(leaf.tenant)) {
+                leaves.add(new Leaf(parent, leaf.tenant, parent.access[leaf.tenant]));
             }
         }
     }

@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.random.RandomGenerator;
 
 /**
- * NVIDIA Dynamo's KV router ({@code ai-dynamo/dynamo} {@code lib/kv-router/src/scheduling/selector.rs},
- * {@code DefaultWorkerSelector}; {@code sequence.rs}, {@code ActiveSequences}) with {@code KvRouterConfig::default}:
+ * NVIDIA Dynamo's KV router ({@code ai-dynamo/dynamo} @ {@code 01690d42e3b9436ab3a6a365fc9beabf58c105c6},
+ * {@code lib/kv-router/src/scheduling/selector.rs}, {@code DefaultWorkerSelector::select_worker}; {@code sequence.rs},
+ * {@code ActiveSequences}) with {@code KvRouterConfig::default}:
  * {@code overlap_score_weight} 1.0, {@code router_temperature} 0, KV events on, active blocks tracked and KV reuse
  * assumed, output blocks not tracked.
  *
@@ -16,7 +17,10 @@ import java.util.random.RandomGenerator;
  *   decode_blocks(w)  = new_blocks(w) + active_blocks(w)
  *   logit(w)          = overlap_score_weight · prefill_blocks(w) + decode_blocks(w)
  * </pre>
- * argmin; ties go to the smaller tree size (blocks the worker holds), then at random. overlap comes from the
+ * argmin; ties uniformly at random among every worker of the least logit (upstream keeps one by reservoir sampling,
+ * {@code fastrand::usize(0..tie_count) == 0}; no tree-size key, which this lab's copy used to apply). Upstream
+ * clamps the whole prefill term at 0 where this clamps the new tokens; the two agree whenever the overlap is within
+ * the prompt, which it is (overlap counts the prompt's own full blocks). overlap comes from the
  * {@link KvBlockIndex} fed by KV events; the active terms from {@link ActiveSequences}, which count the request at
  * the pick, stop counting its prefill at its first token and free it at its end.
  */
@@ -87,22 +91,8 @@ final class DynamoKvRouter implements Policy {
                 tied[ties++] = w;
             }
         }
-        if (ties == 1) {
-            return tied[0];
-        }
-        long smallest = Long.MAX_VALUE;
-        int kept = 0;
-        for (int i = 0; i < ties; i++) {
-            long size = index.treeSize(tied[i]);
-            if (size < smallest) {
-                smallest = size;
-                kept = 0;
-            }
-            if (size == smallest) {
-                tied[kept++] = tied[i];
-            }
-        }
-        return kept == 1 ? tied[0] : tied[random.nextInt(kept)];
+        // Uniform among the exact minima, as upstream's reservoir sampling (one draw per tie, so the same law).
+        return ties == 1 ? tied[0] : tied[random.nextInt(ties)];
     }
 
     double logit(int worker, int isl, long[] keys, int overlap) {

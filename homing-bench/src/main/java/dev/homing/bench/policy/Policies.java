@@ -36,8 +36,12 @@ public final class Policies {
      */
     public static final long REPLICATION_LAG_NANOS = 25_000_000;
     public static final String SGLANG = "sglang";
+    public static final String SGLANG_2025 = "sglang-2025";
     public static final String DYNAMO = "dynamo";
     public static final String AIBRIX = "aibrix";
+    public static final String AIBRIX_CODE_DEFAULTS = "aibrix-code-defaults";
+    public static final String AIBRIX_MAIN = "aibrix-main";
+    public static final String PRODUCTION_STACK = "production-stack";
 
     /** The policies compared by default: every one but the extra reproduction of llm-d's "estimated" run. */
     private static final List<PolicySpec> CATALOG = List.of(
@@ -52,12 +56,16 @@ public final class Policies {
             new PolicySpec(HOMING, "Homing's default config, load credited at the pick"),
             new PolicySpec(HOMING_PRECISE, "Homing's precise config (what homing up --precise runs), fed by KV events, "
                     + "load credited at the pick"),
-            new PolicySpec(SGLANG, "SGLang/SMG cache_aware with its CLI defaults: imbalance (64, 1.5) -> least "
-                    + "in-flight, else character-tree match > 0.3 -> matched worker, else least in-flight"),
+            new PolicySpec(SGLANG, "SGLang/SMG cache_aware as today (smg 56ad201), CLI defaults: character-tree "
+                    + "match > 0.3 -> least in-flight of the deepest node's tenants (random ties), spilled to the "
+                    + "least (in-flight, processed) when over 1.5 x mean and mean + 64; else that least-loaded"),
             new PolicySpec(DYNAMO, "Dynamo KV router with its defaults: argmin 1.0 x prefill blocks + decode blocks, "
-                    + "overlap from KV events, active blocks tracked by the router"),
-            new PolicySpec(AIBRIX, "AIBrix prefix-cache with its code defaults: imbalance gate 8, 4-byte blocks in a "
-                    + "200k-block table, best match% within mean + 1 sd of running requests, else least-request"));
+                    + "overlap from KV events, active blocks tracked by the router, ties at random"),
+            new PolicySpec(AIBRIX, "AIBrix prefix-cache as deployed (code 429c45e, gateway-plugin env): 128-byte "
+                    + "blocks in a 200k-block table, gap > 16 -> least-request, else best match% within mean + 2 sd "
+                    + "of running requests, else least-request"),
+            new PolicySpec(PRODUCTION_STACK, "vLLM production-stack prefixaware (008a23b): 128-character chunk trie, "
+                    + "random among the endpoints of the longest match (any endpoint on a miss), no load term"));
 
     private static final List<PolicySpec> EXTRAS = List.of(
             new PolicySpec(LLM_D_ESTIMATED, "the \"estimated\" run of llm-d's 73%-capacity benchmark: approximate "
@@ -66,7 +74,15 @@ public final class Policies {
                     + "learned state (prefix index, newcomer order) as through --redis, each applying the other's "
                     + "picks 25 ms late (homing-2-replicas-lag-Nms: N ms late)"),
             new PolicySpec(HOMING_REPLICAS_UNSHARED, "two replicas of Homing's default behind a round robin, each "
-                    + "with its own learned state"));
+                    + "with its own learned state"),
+            new PolicySpec(SGLANG_2025, "SGLang's sgl-router cache_aware before June 2026 (b6f2064): fleet gate "
+                    + "(max - min > 64 and max > 1.5 x min) -> least in-flight, else match > 0.3 -> the node's "
+                    + "tenant, else the tenant with the fewest characters"),
+            new PolicySpec(AIBRIX_CODE_DEFAULTS, "AIBrix prefix-cache (429c45e) with its code's fallback constants: "
+                    + "4-byte blocks, gap > 8 -> least-request, mean + 1 sd"),
+            new PolicySpec(AIBRIX_MAIN, "AIBrix prefix-cache of current main (01de8a5) with the deployed env: "
+                    + "128-byte blocks, max > 2 x (mean + 1) and gap >= 8 -> match only among the least loaded, "
+                    + "mean + 2 sd"));
 
     /** {@link #HOMING_REPLICAS} with another replication lag, in whole milliseconds. */
     private static final Pattern LAGGED_REPLICAS = Pattern.compile(HOMING_REPLICAS + "-lag-(\\d{1,6})ms");
@@ -127,12 +143,21 @@ public final class Policies {
             case HOMING_PRECISE -> director(name, DefaultConfig.preciseText(), DefaultConfig.PRECISE_RESOURCE, true, ctx);
             case HOMING_REPLICAS -> replicas(name, new LaggedLearnedState(ctx.ticker(), 2, REPLICATION_LAG_NANOS), ctx);
             case HOMING_REPLICAS_UNSHARED -> replicas(name, LaggedLearnedState.unshared(ctx.ticker(), 2), ctx);
-            case SGLANG -> new SglangCacheAware(pods, ctx.ticker());
+            case SGLANG -> new SglangCacheAware(pods, ctx.ticker(), new SplittableRandom(ctx.seedFor(name)));
+            case SGLANG_2025 -> new Sglang2025CacheAware(pods, ctx.ticker());
             case DYNAMO -> new DynamoKvRouter(pods, ctx.blockSize(), new SplittableRandom(ctx.seedFor(name)));
-            case AIBRIX -> new AibrixPrefixCache(pods, ctx.ticker(), new SplittableRandom(ctx.seedFor(name)));
+            case AIBRIX -> aibrix(AibrixSettings.SHIPPED, ctx);
+            case AIBRIX_CODE_DEFAULTS -> aibrix(AibrixSettings.CODE_DEFAULTS, ctx);
+            case AIBRIX_MAIN -> aibrix(AibrixSettings.MAIN, ctx);
+            case PRODUCTION_STACK -> new ProductionStackPrefixAware(pods, new SplittableRandom(ctx.seedFor(name)));
             default -> throw new IllegalArgumentException("unknown policy '" + name + "'; known: "
                     + String.join(", ", knownNames()));
         };
+    }
+
+    private static Policy aibrix(AibrixSettings settings, PolicyContext ctx) {
+        return new AibrixPrefixCache(ctx.podCount(), ctx.ticker(), new SplittableRandom(ctx.seedFor(settings.name())),
+                settings);
     }
 
     private static Policy replicas(String name, LaggedLearnedState learned, PolicyContext ctx) {

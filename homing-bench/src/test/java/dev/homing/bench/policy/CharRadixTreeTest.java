@@ -56,4 +56,36 @@ class CharRadixTreeTest {
         assertThat(tree.match("first text").matchedChars()).isZero();
         assertThat(tree.match("second text").matchedChars()).isEqualTo(11);
     }
+
+    @Test
+    void theTreeWideBudgetEvictsTheOldestLeafAcrossTenantsWhereThePerTenantOneKeepsIt() {
+        CharRadixTree perTenant = filled();
+        perTenant.evictOverBudget(8);                     // no tenant holds more than 8: nothing goes
+        assertThat(perTenant.totalChars()).isEqualTo(12);
+
+        CharRadixTree treeWide = filled();
+        treeWide.evictTreeWide(8);                        // 12 > 8: "aaaa" of tenant 0, the oldest leaf, goes
+        assertThat(treeWide.totalChars()).isEqualTo(8);
+        assertThat(treeWide.match("aaaa").matchedChars()).isZero();
+        assertThat(treeWide.match("bbbb").tenant()).isEqualTo(1);
+        assertThat(treeWide.match("cccc").tenant()).isZero();
+    }
+
+    @Test
+    void aMatchReportsAtMostEightTenantsOfTheDeepestNodeAndNoneWhenNothingMatched() {
+        CharRadixTree tree = new CharRadixTree(10);
+        for (int t = 0; t < 10; t++) {
+            tree.insert("shared", t);
+        }
+        assertThat(tree.match("shared!").tenants()).isEqualTo(0xFFL);
+        assertThat(tree.match("other").tenants()).isZero();
+    }
+
+    private static CharRadixTree filled() {
+        CharRadixTree tree = new CharRadixTree(2);
+        tree.insert("aaaa", 0);
+        tree.insert("bbbb", 1);
+        tree.insert("cccc", 0);
+        return tree;
+    }
 }

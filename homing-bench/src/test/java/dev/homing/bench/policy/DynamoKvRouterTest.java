@@ -83,21 +83,19 @@ class DynamoKvRouterTest {
         assertThat(router.active(w).newBlocks(router.index().keys(sameStart))).isEqualTo(1);
     }
 
-    @Test
-    void tiesGoToTheWorkerHoldingFewerBlocks() {
-        router.kvEvents(0, stored(R, 1, 500));           // w0 holds one unrelated block
-        // Cold for both: 12/4 + 3 = 6 each; w1's tree is smaller.
-        assertThat(router.place(tokens(P)).pod()).isEqualTo(1);
-    }
-
     @ParameterizedTest
     @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
-    void tiesOfEqualTreesAreBrokenAtRandom(long seed) {
+    void tiesIgnoreTreeSizeAndAreDrawnAmongTheTiedOnly(long seed) {
+        // ai-dynamo/dynamo 01690d4 selector.rs: equal logits are kept by reservoir sampling, no tree-size key.
         Set<Integer> chosen = new HashSet<>();
         SplittableRandom seeds = new SplittableRandom(seed);
-        for (int i = 0; i < 16; i++) {
-            DynamoKvRouter fresh = new DynamoKvRouter(2, 4, new SplittableRandom(seeds.nextLong()));
-            chosen.add(fresh.place(tokens(P)).pod());
+        for (int i = 0; i < 24; i++) {
+            DynamoKvRouter fresh = new DynamoKvRouter(3, 4, new SplittableRandom(seeds.nextLong()));
+            fresh.kvEvents(0, stored(R, 3, 500));         // w0 holds three unrelated blocks, w1 none
+            fresh.active(2).add("busy", fresh.index().keys(Q), 12); // w2 prefills Q
+            // P is cold everywhere: w0 and w1 tie at 12/4 + 3 = 6 whatever their trees; w2 costs 24/4 + 3 + 3 = 12.
+            assertThat(fresh.logit(2, 12, fresh.index().keys(P), 0)).isEqualTo(12.0);
+            chosen.add(fresh.choose(12, fresh.index().keys(P), new int[3]));
         }
         assertThat(chosen).containsExactlyInAnyOrder(0, 1);
     }
