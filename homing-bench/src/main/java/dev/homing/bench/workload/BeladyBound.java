@@ -19,8 +19,6 @@ package dev.homing.bench.workload;
  */
 public final class BeladyBound {
 
-    private static final long NEVER = Integer.MAX_VALUE;
-
     private BeladyBound() {
     }
 
@@ -47,15 +45,12 @@ public final class BeladyBound {
         for (int r = 0; r < t.requests(); r++) {
             int from = t.start[r];
             int to = t.start[r + 1];
-            int matched = 0;
-            while (from + matched < to && resident.contains(t.ids[from + matched])) {
-                matched++;
-            }
-            hit += (long) Math.min(matched, t.hitCap[r]) * t.blockSize;
+            hit += (long) t.hitBlocks(r, resident::contains) * t.blockSize;
             for (int a = from; a < to; a++) {
                 int id = t.ids[a];
                 // farther next use is larger; at "never" the deeper block (larger depth) is larger
-                long key = ((next[a] == Integer.MAX_VALUE ? NEVER : next[a]) << 32) | (a - from);
+                // (never used again is Integer.MAX_VALUE, the farthest)
+                long key = ((long) next[a] << 32) | (a - from);
                 if (resident.contains(id)) {
                     resident.update(id, key);
                 } else if (resident.size() < c) {

@@ -72,6 +72,21 @@ final class BlockTrace {
         return new BlockTrace(ids, start, cap, prompt, dense.size(), blockSize);
     }
 
+    /**
+     * How many of request r's blocks a cache holding {@code resident} serves: the longest run of its leading blocks
+     * all present, stopped at the first absent one whatever follows (vLLM's prefix-only reuse), capped at
+     * {@link #hitCap}.
+     */
+    int hitBlocks(int r, java.util.function.IntPredicate resident) {
+        int from = start[r];
+        int to = start[r + 1];
+        int matched = 0;
+        while (from + matched < to && resident.test(ids[from + matched])) {
+            matched++;
+        }
+        return Math.min(matched, hitCap[r]);
+    }
+
     int requests() {
         return hitCap.length;
     }

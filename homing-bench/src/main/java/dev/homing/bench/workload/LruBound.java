@@ -47,11 +47,7 @@ public final class LruBound {
         for (int r = 0; r < t.requests(); r++) {
             int from = t.start[r];
             int to = t.start[r + 1];
-            int matched = 0;
-            while (from + matched < to && resident[t.ids[from + matched]]) {
-                matched++;
-            }
-            hit += (long) Math.min(matched, t.hitCap[r]) * t.blockSize;
+            hit += (long) t.hitBlocks(r, id -> resident[id]) * t.blockSize;
             for (int a = to - 1; a >= from; a--) {
                 int id = t.ids[a];
                 if (resident[id]) {

@@ -115,6 +115,27 @@ class PooledBoundsTest {
     }
 
     @Test
+    void aResidentChildWithoutItsParentServesNothing() {
+        // Neither replacement ever leaves a child without its parent (that is what makes Belady's block hits prefix
+        // hits), so the rule is checked on the lookup itself: ABC with only B and C present hits nothing, with A and
+        // C present hits A only.
+        BlockTrace t = BlockTrace.of(trace("ABC", "ABC"), BS);
+        int a = t.ids[t.start[1]];
+        int b = t.ids[t.start[1] + 1];
+        int c = t.ids[t.start[1] + 2];
+        assertThat(t.hitBlocks(1, id -> id == b || id == c)).isZero();
+        assertThat(t.hitBlocks(1, id -> id == a || id == c)).isEqualTo(1);
+        assertThat(t.hitBlocks(1, id -> true)).isEqualTo(3);
+        // through the caches: AB (5 tokens), C (3), AB (5). LRU of 2 keeps A (used last of AB) and evicts B for C:
+        // AB hits A only, 2 tokens. LRU of 1 holds only A after AB, then C: the parent is gone and B with it, 0.
+        // Belady of 2 declines C (never used again) and hits both, 4 tokens.
+        Workload w = trace("AB", "C", "AB");
+        assertThat(LruBound.of(w, BS, 2)).isCloseTo(2.0 / 13, within(1e-12));
+        assertThat(LruBound.of(w, BS, 1)).isZero();
+        assertThat(BeladyBound.of(w, BS, 2)).isCloseTo(4.0 / 13, within(1e-12));
+    }
+
+    @Test
     void theLastTokenIsAlwaysComputed() {
         // a prompt of exactly two full blocks may hit one of them only: (4 − 1) / 2 = 1 block
         int[] four = {10, 11, 12, 13};
