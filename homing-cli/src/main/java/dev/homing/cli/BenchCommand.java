@@ -250,7 +250,7 @@ final class BenchCommand implements Callable<Integer> {
         }
         args.addAll(List.of("--seed", Long.toString(seed)));
         String command = String.join(" ", args.stream().map(BenchCommand::shellQuote).toList());
-        return new BenchReport(r.scenario(), r.mode(), r.seed(), r.runs(), r.hitRateBounds(), r.parameters(), command);
+        return r.withCommand(command);
     }
 
     static String shellQuote(String arg) {

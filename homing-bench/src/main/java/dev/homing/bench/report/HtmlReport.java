@@ -76,8 +76,10 @@ public final class HtmlReport {
             workload(w);
         }
         html.append("<p class=\"note\">Percentiles are nearest-rank over the served requests. The hit rate is the "
-                + "prompt tokens the pods reported cached over all prompt tokens; its bound is what one infinite "
-                + "cache shared by every pod would reach on the same requests, which no router can beat. "
+                + "prompt tokens the pods reported cached over all prompt tokens. Its bound is what one cache of the "
+                + "fleet's whole KV capacity reaches on the same requests under Belady's farthest-next-use "
+                + "replacement, which no placement can beat; LRU over the same cache and an infinite shared cache "
+                + "are shown beside it. "
                 + "A * marks the best value of a column.</p>\n</body></html>\n");
         return html.toString();
     }
@@ -102,9 +104,10 @@ public final class HtmlReport {
 
     private void workload(WorkloadResults w) {
         html.append("<section class=\"workload\">\n<h2>Workload ").append(escape(w.workload())).append("</h2>\n");
-        html.append("<p class=\"note\">Hit-rate bound: ").append(escape(Metric.HIT_RATE.format(w.hitRateBound())))
-                .append(". Load is ").append(escape(w.loadLabel())).append(".</p>\n");
+        html.append("<p class=\"note\">").append(escape(capitalised(w.boundsLine())))
+                .append(". Hit rate / bound is against ").append(escape(w.boundName())).append(". Load is ").append(escape(w.loadLabel())).append(".</p>\n");
         summaryTable(w);
+        diagnosticsTable(w);
         html.append("<h3>Time to first token against load</h3>\n<div class=\"charts\">");
         html.append(byLoad(w, "TTFT p50", "TTFT p50 (s)", s -> s.summary().ttftP50()));
         html.append(byLoad(w, "TTFT p90", "TTFT p90 (s)", s -> s.summary().ttftP90()));
@@ -132,17 +135,35 @@ public final class HtmlReport {
         boolean[][] best = new boolean[TableReport.COLUMNS.size()][];
         for (int c = 0; c < best.length; c++) {
             Metric m = TableReport.COLUMNS.get(c);
-            best[c] = m.best(runs.stream().mapToDouble(r -> m.value(r.total(), w.hitRateBound())).toArray());
+            best[c] = m.best(runs.stream().mapToDouble(r -> m.value(r.total(), w.bound())).toArray());
         }
         for (int r = 0; r < runs.size(); r++) {
             html.append("<tr><th scope=\"row\">").append(escape(runs.get(r).policy())).append("</th>");
             for (int c = 0; c < best.length; c++) {
                 Metric m = TableReport.COLUMNS.get(c);
-                cell(m.format(m.value(runs.get(r).total(), w.hitRateBound())), best[c][r]);
+                cell(m.format(m.value(runs.get(r).total(), w.bound())), best[c][r]);
             }
             html.append("</tr>");
         }
         html.append("</tbody></table>\n");
+    }
+
+    private void diagnosticsTable(WorkloadResults w) {
+        html.append("<table class=\"diagnostics\"><caption>Per-pod diagnostics of ").append(escape(w.workload()))
+                .append("</caption><thead><tr><th scope=\"col\">policy</th>");
+        DiagnosticColumns.COLUMNS.forEach(c -> html.append("<th scope=\"col\" class=\"num\">")
+                .append(escape(c.label())).append("</th>"));
+        html.append("</tr></thead><tbody>");
+        for (RunSummary r : w.runs()) {
+            html.append("<tr><th scope=\"row\">").append(escape(r.policy())).append("</th>");
+            DiagnosticColumns.COLUMNS.forEach(c -> cell(c.cell(r.diagnostics()), false));
+            html.append("</tr>");
+        }
+        html.append("</tbody></table>\n<p class=\"note\">").append(escape(DiagnosticColumns.NOTE)).append("</p>\n");
+    }
+
+    private static String capitalised(String s) {
+        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
 
     private void stageTable(WorkloadResults w, Metric m) {
@@ -214,10 +235,12 @@ public final class HtmlReport {
             bars.add(new BarChart.Bar(run.policy(), Palette.colour(policyIndex.get(run.policy())), hit));
             desc.append(run.policy()).append(' ').append(Metric.HIT_RATE.format(hit)).append("; ");
         }
-        String bound = "bound " + Metric.HIT_RATE.format(w.hitRateBound());
-        desc.append(Double.isFinite(w.hitRateBound()) ? bound : "no bound known");
+        String bound = "bound " + Metric.HIT_RATE.format(w.bound()) + (w.cacheBounds() == null ? " (infinite cache)"
+                : " (Belady; LRU " + Metric.HIT_RATE.format(w.cacheBounds().lru()) + ", infinite cache "
+                + Metric.HIT_RATE.format(w.hitRateBound()) + ")");
+        desc.append(Double.isFinite(w.bound()) ? bound : "no bound known");
         return new BarChart(nextId(), "hit-rate", "Prefix-cache hit rate against the bound, " + w.workload(),
-                "Hit rate per policy: " + desc, "prompt tokens cached", bars, w.hitRateBound(), bound, WIDE, TALL)
+                "Hit rate per policy: " + desc, "prompt tokens cached", bars, w.bound(), bound, WIDE, TALL)
                 .svg();
     }
 

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import dev.homing.bench.result.BenchReport;
+import dev.homing.bench.result.CacheBounds;
 import dev.homing.bench.result.LoadSample;
 import dev.homing.bench.result.RequestRecord;
 import dev.homing.bench.result.Summary;
@@ -20,8 +21,9 @@ import java.util.Map;
 
 /**
  * The whole report as JSON, for scripts and for comparing runs: what ran (scenario, mode, seed, parameters, the
- * command that reproduces it), each workload's hit-rate bound, and per run its summary, its per-stage summaries, its
- * raw request records and load samples. Fields come in a fixed order and map keys sorted, so two reports diff
+ * command that reproduces it), each workload's hit-rate bounds (infinite cache; Belady and LRU over one cache of the
+ * fleet's capacity, when known), and per run its summary, its per-pod diagnostics, its per-stage summaries, its raw
+ * request records and load samples. Fields come in a fixed order and map keys sorted, so two reports diff
  * cleanly; a number that does not exist (a percentile of nothing) is {@code null}, as JSON has no NaN. The outline is
  * indented; each request record, load sample and stage sits on one line of its own, so a run of many thousand
  * requests stays a file that grep, diff and jq take line by line.
@@ -53,25 +55,33 @@ public final class JsonReport {
 
     /** The top level; components serialize in declaration order. */
     record Document(String scenario, String mode, long seed, String command, Map<String, Object> parameters,
-                    Map<String, Double> hitRateBounds, List<Run> runs) {
+                    Map<String, Double> hitRateBounds, Map<String, CacheBounds> cacheBounds, List<Run> runs) {
 
         static Document of(BenchReport r) {
             List<Run> runs = r.runs().stream()
-                    .map(run -> Run.of(RunSummary.of(run), r.hitRateBounds().getOrDefault(run.workload(), Double.NaN)))
+                    .map(run -> Run.of(RunSummary.of(run), r.hitRateBounds().getOrDefault(run.workload(), Double.NaN),
+                            r.cacheBounds().get(run.workload())))
                     .toList();
-            return new Document(r.scenario(), r.mode(), r.seed(), r.command(), r.parameters(), r.hitRateBounds(), runs);
+            return new Document(r.scenario(), r.mode(), r.seed(), r.command(), r.parameters(), r.hitRateBounds(),
+                    r.cacheBounds(), runs);
         }
     }
 
-    /** One policy's run of one workload. */
+    /**
+     * One policy's run of one workload. {@code hitRateOfBound} divides by {@code boundName}'s hit rate: Belady's
+     * when the fleet's capacity is known, the infinite cache's otherwise.
+     */
     record Run(String policy, String workload, long wallNanos, List<Double> stageQps, Double hitRateBound,
-               Double hitRateOfBound, Summary summary, List<StageSummary> stages, List<RequestRecord> records,
+               Double beladyBound, Double lruBound, String boundName, Double hitRateOfBound, Summary summary,
+               PodDiagnostics diagnostics, List<StageSummary> stages, List<RequestRecord> records,
                List<LoadSample> load) {
 
-        static Run of(RunSummary s, double bound) {
-            return new Run(s.policy(), s.workload(), s.run().wallNanos(), s.run().stageQps(), bound,
-                    Metric.HIT_VS_BOUND.value(s.total(), bound), s.total(), s.stages(), s.run().records(),
-                    s.run().load());
+        static Run of(RunSummary s, double infinite, CacheBounds pooled) {
+            double bound = pooled != null ? pooled.belady() : infinite;
+            return new Run(s.policy(), s.workload(), s.run().wallNanos(), s.run().stageQps(), infinite,
+                    pooled == null ? Double.NaN : pooled.belady(), pooled == null ? Double.NaN : pooled.lru(),
+                    pooled == null ? "infinite cache" : "Belady", Metric.HIT_VS_BOUND.value(s.total(), bound),
+                    s.total(), s.diagnostics(), s.stages(), s.run().records(), s.run().load());
         }
     }
 

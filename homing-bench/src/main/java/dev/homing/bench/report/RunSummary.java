@@ -8,8 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** One policy's run of one workload with its numbers worked out: over the whole run and stage by stage. */
-public record RunSummary(PolicyRun run, Summary total, List<StageSummary> stages) {
+/**
+ * One policy's run of one workload with its numbers worked out: over the whole run, stage by stage, and the per-pod
+ * diagnostics of where its TTFT went.
+ */
+public record RunSummary(PolicyRun run, Summary total, List<StageSummary> stages, PodDiagnostics diagnostics) {
 
     public RunSummary {
         stages = List.copyOf(stages);
@@ -32,7 +35,7 @@ public record RunSummary(PolicyRun run, Summary total, List<StageSummary> stages
             double qps = stage >= 0 && stage < run.stageQps().size() ? run.stageQps().get(stage) : 0;
             stages.add(new StageSummary(stage, qps, Summary.of(records)));
         });
-        return new RunSummary(run, Summary.of(run.records()), stages);
+        return new RunSummary(run, Summary.of(run.records()), stages, PodDiagnostics.of(run));
     }
 
     public String policy() {

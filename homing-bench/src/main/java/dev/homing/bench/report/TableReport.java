@@ -26,9 +26,11 @@ public final class TableReport {
         out.append("Scenario ").append(report.scenario()).append(" (").append(report.mode()).append(", seed ")
                 .append(report.seed()).append(")\n");
         for (WorkloadResults w : WorkloadResults.of(report)) {
-            out.append('\n').append("Workload ").append(w.workload()).append(": hit-rate bound ")
-                    .append(Metric.HIT_RATE.format(w.hitRateBound())).append('\n');
+            out.append('\n').append("Workload ").append(w.workload()).append(": ").append(w.boundsLine())
+                    .append("; hit rate / bound is against ").append(w.boundName()).append('\n');
             out.append(policyTable(w));
+            out.append('\n').append("Per-pod diagnostics\n").append(diagnosticsTable(w))
+                    .append(DiagnosticColumns.NOTE).append('\n');
             if (w.stageIndexes().size() > 1) {
                 for (Metric m : STAGE_METRICS) {
                     out.append('\n').append(m.label()).append(" by stage\n").append(stageTable(w, m));
@@ -51,7 +53,7 @@ public final class TableReport {
         String[][] cells = new String[w.runs().size()][COLUMNS.size()];
         for (int c = 0; c < COLUMNS.size(); c++) {
             Metric m = COLUMNS.get(c);
-            double[] values = w.runs().stream().mapToDouble(r -> m.value(r.total(), w.hitRateBound())).toArray();
+            double[] values = w.runs().stream().mapToDouble(r -> m.value(r.total(), w.bound())).toArray();
             boolean[] best = m.best(values);
             for (int r = 0; r < values.length; r++) {
                 cells[r][c] = marked(m.format(values[r]), best[r], m);
@@ -62,6 +64,18 @@ public final class TableReport {
             List<String> row = new ArrayList<>();
             row.add(w.runs().get(r).policy());
             row.addAll(List.of(cells[r]));
+            table.row(row);
+        }
+        return table.render();
+    }
+
+    private static String diagnosticsTable(WorkloadResults w) {
+        List<String> header = new ArrayList<>(List.of("policy"));
+        DiagnosticColumns.COLUMNS.forEach(c -> header.add(c.label()));
+        TextTable table = new TextTable(header);
+        for (RunSummary r : w.runs()) {
+            List<String> row = new ArrayList<>(List.of(r.policy()));
+            DiagnosticColumns.COLUMNS.forEach(c -> row.add(c.cell(r.diagnostics())));
             table.row(row);
         }
         return table.render();

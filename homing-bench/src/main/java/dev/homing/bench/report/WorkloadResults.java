@@ -1,6 +1,7 @@
 package dev.homing.bench.report;
 
 import dev.homing.bench.result.BenchReport;
+import dev.homing.bench.result.CacheBounds;
 import dev.homing.bench.result.PolicyRun;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -8,12 +9,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One workload's runs, one per policy in the order the bench ran them, with the hit rate no router can beat on it:
+ * One workload's runs, one per policy in the order the bench ran them, with the hit rates no router can beat on it:
  * the unit every table and chart of a report is drawn for.
  *
- * @param hitRateBound NaN when the report has none for this workload
+ * @param hitRateBound the infinite shared cache's; NaN when the report has none for this workload
+ * @param cacheBounds  one cache of the fleet's capacity under Belady and LRU; null when the capacity is unknown
  */
-public record WorkloadResults(String workload, double hitRateBound, List<RunSummary> runs) {
+public record WorkloadResults(String workload, double hitRateBound, CacheBounds cacheBounds, List<RunSummary> runs) {
 
     public WorkloadResults {
         runs = List.copyOf(runs);
@@ -28,9 +30,37 @@ public record WorkloadResults(String workload, double hitRateBound, List<RunSumm
         List<WorkloadResults> out = new ArrayList<>();
         byWorkload.forEach((name, runs) -> {
             Double bound = report.hitRateBounds().get(name);
-            out.add(new WorkloadResults(name, bound == null ? Double.NaN : bound, runs));
+            out.add(new WorkloadResults(name, bound == null ? Double.NaN : bound, report.cacheBounds().get(name),
+                    runs));
         });
         return out;
+    }
+
+    /**
+     * What "hit rate / bound" divides by: Belady's over the fleet's capacity, the highest hit rate any placement can
+     * reach; the infinite cache's when the capacity is unknown (live runs), a looser bound, and {@link #boundName}
+     * says which.
+     */
+    public double bound() {
+        return cacheBounds != null ? cacheBounds.belady() : hitRateBound;
+    }
+
+    public String boundName() {
+        return cacheBounds != null ? "Belady" : "infinite cache";
+    }
+
+    /** The bounds in words, for a report's heading of the workload. */
+    public String boundsLine() {
+        StringBuilder b = new StringBuilder("hit-rate bound ");
+        if (cacheBounds != null) {
+            b.append(Metric.HIT_RATE.format(cacheBounds.belady())).append(" (Belady, one cache of the fleet's ")
+                    .append(String.format(java.util.Locale.ROOT, "%,d", cacheBounds.capacityBlocks()))
+                    .append(" KV blocks; LRU of the same: ").append(Metric.HIT_RATE.format(cacheBounds.lru()))
+                    .append("); infinite cache ").append(Metric.HIT_RATE.format(hitRateBound));
+        } else {
+            b.append(Metric.HIT_RATE.format(hitRateBound)).append(" (infinite cache; the fleet's capacity is unknown)");
+        }
+        return b.toString();
     }
 
     /**
@@ -62,7 +92,7 @@ public record WorkloadResults(String workload, double hitRateBound, List<RunSumm
         double[] values = new double[runs.size()];
         for (int r = 0; r < values.length; r++) {
             StageSummary s = runs.get(r).stages().stream().filter(x -> x.stage() == stage).findFirst().orElse(null);
-            values[r] = s == null ? Double.NaN : m.value(s.summary(), hitRateBound);
+            values[r] = s == null ? Double.NaN : m.value(s.summary(), bound());
             if (s != null && s.offeredQps() > 0) {
                 qps = s.offeredQps();
             }

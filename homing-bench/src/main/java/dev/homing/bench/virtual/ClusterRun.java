@@ -290,11 +290,23 @@ final class ClusterRun {
         private final long sentNanos;
         private final Placement placement;
         private long firstToken = -1;
+        private long scheduled = -1;
+        private long queued = -1;
 
         Sent(int index, long sentNanos, Placement placement) {
             this.index = index;
             this.sentNanos = sentNanos;
             this.placement = placement;
+        }
+
+        @Override
+        public void onQueued(long nanos) {
+            queued = nanos;
+        }
+
+        @Override
+        public void onScheduled(long nanos) {
+            scheduled = nanos;
         }
 
         @Override
@@ -314,7 +326,8 @@ final class ClusterRun {
             int status = reason == FinishReason.ABORT ? 0 : 200;
             end(index, new RequestRecord(r.id(), r.stage(), sentNanos, podNames[placement.pod()], status,
                     firstToken < 0 ? -1 : firstToken - sentNanos, nanos - sentNanos, usage.promptTokens(),
-                    usage.cachedTokens(), usage.completionTokens()));
+                    usage.cachedTokens(), usage.completionTokens(), scheduled < 0 ? -1 : scheduled - sentNanos,
+                    scheduled < 0 || queued < 0 ? -1 : scheduled - queued));
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.homing.bench.virtual;
 import dev.homing.bench.result.BenchReport;
 import dev.homing.bench.result.PolicyRun;
 import dev.homing.bench.workload.HitRateBound;
+import dev.homing.bench.workload.PooledBounds;
 import dev.homing.bench.workload.Workload;
 import dev.homing.bench.workload.Workloads;
 import dev.homing.sim.engine.EngineConfig;
@@ -86,8 +87,12 @@ public final class VirtualBench {
         parameters.put("kv_event_lag_ms", s.kvEventLag().toNanos() / 1e6);
         parameters.put("workload", workload.name());
         parameters.put("workload_parameters", workload.parameters());
+        // the fleet's KV memory pooled: every pod's usable blocks (vLLM's null block is not one)
+        long fleetBlocks = (long) s.pods() * (engine.numGpuBlocks() - 1);
+        parameters.put("fleet_kv_blocks", fleetBlocks);
         return new BenchReport(s.name(), "virtual", seed, runs,
-                Map.of(workload.name(), HitRateBound.of(workload, engine.blockSize())), parameters,
+                Map.of(workload.name(), HitRateBound.of(workload, engine.blockSize())),
+                Map.of(workload.name(), PooledBounds.of(workload, engine.blockSize(), fleetBlocks)), parameters,
                 command(s, names, seed));
     }
 

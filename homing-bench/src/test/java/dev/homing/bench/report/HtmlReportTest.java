@@ -69,7 +69,8 @@ class HtmlReportTest {
         assertThat(hit).hasSize(2);
         assertThat(all(hit.get(0), "<rect class=\"bar\" data-series=\"([^\"]*)\"", 1))
                 .containsExactlyElementsOf(POLICIES);
-        assertThat(hit.get(0)).contains("<line class=\"bound\"").contains("bound 80.0%").contains(">70.0%<");
+        assertThat(hit.get(0)).contains("<line class=\"bound\"")
+                .contains("bound 75.0% (Belady; LRU 60.0%, infinite cache 80.0%)").contains(">70.0%<");
         assertThat(hit.get(1)).as("no bound known: no line").doesNotContain("<line class=\"bound\"")
                 .contains("no bound known");
         // the bar's height is its share of the plot: 70% of the way up from the baseline
@@ -80,6 +81,18 @@ class HtmlReportTest {
         double height = Double.parseDouble(bar.group(2));
         double plotHeight = (top + height) - 30;
         assertThat(height / plotHeight).isBetween(0.69, 0.71);
+    }
+
+    @Test
+    void boundsAndPerPodDiagnosticsAreTabled() {
+        String html = HtmlReport.render(SampleReports.report("w", POLICIES, false));
+        assertThat(html).contains("Hit-rate bound 75.0% (Belady, one cache of the fleet&#39;s 300 KV blocks; LRU of"
+                + " the same: 60.0%); infinite cache 80.0%. Hit rate / bound is against Belady.");
+        List<String> tables = all(html, "<table class=\"diagnostics\".*?</table>");
+        assertThat(tables).hasSize(1);
+        assertThat(all(tables.getFirst(), "<th scope=\"row\">([^<]*)<", 1)).containsExactlyElementsOf(POLICIES);
+        // the numbers are PodDiagnosticsTest's; here that every policy has its row of them
+        assertThat(tables.getFirst()).contains("uncached prefill/pod max (k tok)").contains("behind long prefill");
     }
 
     @Test

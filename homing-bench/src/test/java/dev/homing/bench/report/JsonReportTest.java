@@ -24,7 +24,7 @@ class JsonReportTest {
         BenchReport report = SampleReports.report("shared-prefix", List.of("homing", "random"), true);
         JsonNode json = MAPPER.readTree(JsonReport.render(report));
         assertThat(names(json)).containsExactly("scenario", "mode", "seed", "command", "parameters", "hitRateBounds",
-                "runs");
+                "cacheBounds", "runs");
         assertThat(json.get("command").asText()).isEqualTo(report.command());
         assertThat(json.get("seed").asLong()).isEqualTo(7);
         assertThat(json.get("hitRateBounds").get("shared-prefix").asDouble()).isEqualTo(0.8);
@@ -34,7 +34,8 @@ class JsonReportTest {
             PolicyRun run = report.runs().get(i);
             JsonNode r = json.get("runs").get(i);
             assertThat(names(r)).containsExactly("policy", "workload", "wallNanos", "stageQps", "hitRateBound",
-                    "hitRateOfBound", "summary", "stages", "records", "load");
+                    "beladyBound", "lruBound", "boundName", "hitRateOfBound", "summary", "diagnostics", "stages",
+                    "records", "load");
             assertThat(r.get("policy").asText()).isEqualTo(run.policy());
             assertThat(r.get("workload").asText()).isEqualTo(run.workload());
             Summary total = Summary.of(run.records());
@@ -45,7 +46,13 @@ class JsonReportTest {
             assertThat(r.get("stages")).hasSize(run.stageQps().size());
         }
         JsonNode first = json.get("runs").get(0);
-        assertThat(first.get("hitRateOfBound").asDouble()).isCloseTo(0.7 / 0.8, within(1e-12));
+        assertThat(first.get("hitRateOfBound").asDouble()).isCloseTo(0.7 / 0.75, within(1e-12));
+        assertThat(first.get("boundName").asText()).isEqualTo("Belady");
+        assertThat(first.get("hitRateBound").asDouble()).isEqualTo(0.8);
+        assertThat(first.get("beladyBound").asDouble()).isEqualTo(0.75);
+        assertThat(first.get("lruBound").asDouble()).isEqualTo(0.6);
+        assertThat(json.get("cacheBounds").get("shared-prefix").get("capacityBlocks").asLong()).isEqualTo(300);
+        assertThat(first.get("diagnostics").get("pods").asInt()).isEqualTo(SampleReports.PODS);
         JsonNode stage2 = first.get("stages").get(2);
         assertThat(stage2.get("offeredQps").asDouble()).isEqualTo(8.0);
         List<RequestRecord> records2 = report.runs().getFirst().records().stream().filter(x -> x.stage() == 2).toList();
@@ -86,6 +93,9 @@ class JsonReportTest {
         assertThat(run.get("summary").get("ttftP50").isNull()).isTrue();
         assertThat(run.get("hitRateBound").isNull()).isTrue();
         assertThat(run.get("hitRateOfBound").isNull()).isTrue();
+        assertThat(run.get("beladyBound").isNull()).isTrue();
+        assertThat(run.get("boundName").asText()).isEqualTo("infinite cache");
+        assertThat(run.get("diagnostics").get("queueP50").isNull()).as("a live run knows no queue time").isTrue();
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.homing.bench.report;
 
 import dev.homing.bench.result.BenchReport;
+import dev.homing.bench.result.CacheBounds;
 import dev.homing.bench.result.LoadSample;
 import dev.homing.bench.result.PolicyRun;
 import dev.homing.bench.result.RequestRecord;
@@ -41,7 +42,9 @@ final class SampleReports {
         parameters.put("pods", PODS);
         parameters.put("block-size", 16);
         parameters.put("arrival", "poisson");
-        return new BenchReport("sample", "virtual", 7, runs, bounds, parameters,
+        // one cache of the fleet's capacity: Belady below the infinite cache, LRU below Belady
+        Map<String, CacheBounds> pooled = Map.of(workload, new CacheBounds(300, 0.75, 0.6));
+        return new BenchReport("sample", "virtual", 7, runs, bounds, pooled, parameters,
                 "homing bench --virtual --scenario sample --seed 7");
     }
 

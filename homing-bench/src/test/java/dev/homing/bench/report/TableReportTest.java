@@ -31,8 +31,27 @@ class TableReportTest {
         }
         assertThat(homing.get(1)).isEqualTo("60");
         assertThat(homing.get(columns.indexOf("hit rate"))).isEqualTo("70.0%*");
-        assertThat(homing.get(columns.indexOf("hit rate / bound"))).isEqualTo("0.87*");
+        assertThat(homing.get(columns.indexOf("hit rate / bound"))).isEqualTo("0.93*"); // 0.70 / Belady's 0.75
         assertThat(random.get(columns.indexOf("errors"))).isEqualTo("3");
+    }
+
+    @Test
+    void theBoundsAreNamedAndTheDiagnosticsTabled() {
+        String out = TableReport.render(SampleReports.report("shared-prefix", POLICIES, false));
+        assertThat(out).contains("Workload shared-prefix: hit-rate bound 75.0% (Belady, one cache of the fleet's 300 KV"
+                + " blocks; LRU of the same: 60.0%); infinite cache 80.0%; hit rate / bound is against Belady");
+        List<String> lines = out.lines().toList();
+        int header = indexOf(lines, "Per-pod diagnostics") + 1;
+        assertThat(cells(lines.get(header)).getFirst()).isEqualTo("policy");
+        assertThat(lines.get(header)).contains("uncached prefill/pod max (k tok)", "behind long prefill",
+                "queue p99 (s)", "own prefill p99 (s)");
+        // round-robin (policy 1 of 3): 100 prompt tokens, 60 cached, so 40 uncached per served request. Of each
+        // stage's k = 0..19, pod 0 takes k % 4 == 0 or k % 3 == 0 (10), pod 1 k % 3 == 1 else (1, 10, 13, 19; k = 7
+        // fails), pod 2 k % 3 == 2 else (5): over 3 stages 1,200 / 480 / 600 tokens, mean 760
+        List<String> rr = cells(lines.get(header + 2));
+        assertThat(rr.subList(0, 4)).containsExactly("round-robin", "1.2", "0.8", "1.58");
+        // the sample records carry no queue time (as a live run's): those columns are "-"
+        assertThat(rr.subList(5, 9)).containsOnly("-");
     }
 
     @Test

@@ -156,6 +156,11 @@ public final class Engine {
                 EngineRequest r = arriving.poll();
                 r.state = State.WAITING;
                 waiting.addLast(r);
+                try {
+                    r.observer.onQueued(r.readyNanos);
+                } catch (RuntimeException e) {
+                    observerFailed(e);
+                }
             }
             if (stepInFlight && stepEndNanos <= t) {
                 endStep();

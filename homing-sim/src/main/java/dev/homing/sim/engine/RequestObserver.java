@@ -2,7 +2,8 @@ package dev.homing.sim.engine;
 
 /**
  * What one request's submitter hears from the engine. Calls come from the thread that drives the engine, at model
- * time {@code nanos} (the end of the step that produced the output), in this order: {@link #onScheduled} once when the
+ * time {@code nanos} (the end of the step that produced the output), in this order: {@link #onQueued} once when it
+ * reaches the scheduler's waiting queue (after the per-request overhead), {@link #onScheduled} once when the
  * scheduler first admits it, {@link #onFirstToken} once, then {@link #onToken} per output token, then
  * {@link #onFinish} exactly once. An aborted request gets onFinish without the calls it had not reached.
  *
@@ -19,6 +20,10 @@ public interface RequestObserver {
         public void onFinish(FinishReason reason, Usage usage, long nanos) {
         }
     };
+
+    /** The request joined the scheduler's waiting queue, its front-end overhead (API server, tokenisation) done. */
+    default void onQueued(long nanos) {
+    }
 
     /** The scheduler admitted the request for the first time, ending its queueing; {@code nanos} starts the step. */
     default void onScheduled(long nanos) {

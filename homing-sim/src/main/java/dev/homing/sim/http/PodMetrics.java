@@ -183,6 +183,11 @@ final class PodMetrics {
             private long previous = Long.MIN_VALUE;
 
             @Override
+            public void onQueued(long nanos) {
+                inner.onQueued(nanos);
+            }
+
+            @Override
             public void onScheduled(long nanos) {
                 scheduled = nanos;
                 queue.observe(seconds(nanos - submitNanos));
