@@ -12,10 +12,11 @@ import java.util.random.RandomGenerator;
  * "The long-context workload", names the sources and why each default is what it is):
  * <ul>
  *   <li><b>Prompt lengths</b>: a session's first prompt has a lognormal length, {@code e^(mu + sigma Z)} tokens,
- *       clipped to {@code [system + 1 + user, prompt_len_max]}. Defaults mu 8.96, sigma 1.06: the lognormal fit of
- *       the opening requests of Mooncake's conversation trace (kvcache-ai/Mooncake, FAST'25 release,
- *       {@code traces/conversation_trace.jsonl}: mean 12.6k, median 8.6k, max 87k tokens; paper average ≈12k),
- *       so the mean is ≈13k, ≈9 % of prompts are over 32k and the tail reaches the 128k context.</li>
+ *       clipped to {@code [system + 1 + user, prompt_len_max]}. Defaults from the opening requests of Mooncake's
+ *       conversation trace (kvcache-ai/Mooncake, FAST'25 release, {@code traces/conversation_trace.jsonl}: mean
+ *       12.6k, median 8.6k, max 87k tokens, log-sd 1.06; paper average ≈12k): sigma 1.06, and mu 8.88 so that the
+ *       lognormal's mean e^(mu + sigma²/2) is the sample's 12.6k. Requests then average 11-13k tokens, 5-7 % are
+ *       over 32k and the tail reaches the 128k context.</li>
  *   <li><b>Sessions</b>: a geometric number of turns (mean {@code turns_mean}); each turn's prompt is the previous
  *       prompt plus the previous answer (an assistant message of its {@code max_tokens} words) plus a new user
  *       message, so the context grows turn by turn; a session ends early when its next prompt would pass
