@@ -18,6 +18,7 @@ final class Exchange {
     final CompletableFuture<Outcome> outcome = new CompletableFuture<>();
     private final ResponseStream stream = new ResponseStream(System::nanoTime);
     private volatile long sentNanos;
+    private volatile boolean marked;
     private volatile CompletableFuture<HttpResponse<Void>> http;
 
     Exchange(int index, WorkloadRequest request) {
@@ -28,6 +29,12 @@ final class Exchange {
     /** Marks the send time; from here on the exchange may be aborted. */
     void markSent() {
         sentNanos = System.nanoTime();
+        marked = true;
+    }
+
+    /** Whether it went out (or was about to); a turn still waiting for its predecessor or its gap has not. */
+    boolean wasSent() {
+        return marked;
     }
 
     void send(HttpClient client, HttpRequest httpRequest) {

@@ -12,8 +12,9 @@ import java.util.Objects;
  * Sends a workload to a live OpenAI-compatible server (Homing, a pod, nginx, another router) and records what each
  * request met: time to first token, end-to-end latency, output and cached tokens from the final usage event, the pod
  * from the response headers, and the status. Requests go at their arrival times (or, in closed loop, whenever one of
- * the {@code concurrency} slots frees), streamed; a multi-turn turn waits for its previous turn's answer. Failures
- * are recorded, never thrown. Bounded twice: each request times out, and at the run's deadline nothing more is sent
+ * the {@code concurrency} slots frees), streamed; a multi-turn turn waits for its previous turn's answer, and a
+ * session's turn with a gap ({@code WorkloadRequest#gapNanos}) that gap more, as its user would. Failures are
+ * recorded, never thrown. Bounded twice: each request times out, and at the run's deadline nothing more is sent
  * and what is in flight is cut off.
  *
  * <p>Each record's arrival is when the request was actually sent, from the start of the run; status 0 means no

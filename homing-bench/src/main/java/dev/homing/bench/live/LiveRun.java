@@ -73,11 +73,14 @@ final class LiveRun implements AutoCloseable {
         List<Exchange> exchanges = new ArrayList<>(requests.size());
         // Each exchange's outcome, once it has been counted: the run ends after the last count, not the last outcome.
         List<CompletableFuture<?>> counted = new ArrayList<>(requests.size());
-        Map<Integer, CompletableFuture<?>> lastTurn = new HashMap<>();
+        Map<Integer, CompletableFuture<Exchange.Outcome>> lastTurn = new HashMap<>();
         Semaphore slots = workload.closedLoop() ? new Semaphore(workload.concurrency()) : null;
         for (int i = 0; i < requests.size(); i++) {
             WorkloadRequest r = requests.get(i);
-            boolean onTime = slots != null ? acquire(slots) : sleepUntil(startNanos + Math.max(0, r.arrivalNanos()));
+            // A session's later turn is timed by its predecessor's answer, not by the dispatcher's clock.
+            boolean onTime = slots != null ? acquire(slots)
+                    : r.followsByGap() && lastTurn.containsKey(r.conversation()) ? System.nanoTime() < deadlineNanos
+                    : sleepUntil(startNanos + Math.max(0, r.arrivalNanos()));
             if (!onTime) {
                 break;
             }
@@ -89,8 +92,10 @@ final class LiveRun implements AutoCloseable {
                     slots.release();
                 }
             }));
-            CompletableFuture<?> previous = r.conversation() >= 0 ? lastTurn.put(r.conversation(), x.outcome) : null;
-            if (previous == null || previous.isDone()) {
+            CompletableFuture<Exchange.Outcome> previous = r.conversation() >= 0 ? lastTurn.put(r.conversation(), x.outcome) : null;
+            if (previous != null && r.followsByGap()) {
+                previous.whenComplete((o, e) -> sendAfterGap(x, o));
+            } else if (previous == null || previous.isDone()) {
                 send(x);
             } else {
                 previous.whenComplete((o, e) -> send(x));
@@ -138,6 +143,25 @@ final class LiveRun implements AutoCloseable {
         });
     }
 
+    /**
+     * Sends a session's turn its gap after the previous turn's answer: from when that answer ended (or was given up
+     * on), so a turn registered after its predecessor finished still keeps the gap rather than waiting it again.
+     */
+    private void sendAfterGap(Exchange x, Exchange.Outcome previous) {
+        long ended = previous == null ? System.nanoTime()
+                : previous.endNanos() >= 0 ? previous.endNanos() : System.nanoTime();
+        long delay = ended + x.request.gapNanos() - System.nanoTime();
+        if (delay <= 0) {
+            send(x);
+            return;
+        }
+        try {
+            timer.schedule(() -> send(x), delay, TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            x.skip(); // the run is closing
+        }
+    }
+
     /** Counts a settled exchange; one never sent (null) is not counted. */
     private void count(Exchange.Outcome o) {
         if (o == null) {
@@ -161,9 +185,10 @@ final class LiveRun implements AutoCloseable {
             throw new IllegalStateException("an outcome failed", e.getCause());
         }
         stopping = true;
-        // Aborting settles each exchange; turns waiting on them are then skipped, so this ends.
+        // Aborting settles each exchange; turns waiting on them, or on their gap, are then skipped, so this ends.
         while (!all.isDone()) {
             List.copyOf(inFlight).forEach(Exchange::abort);
+            exchanges.stream().filter(x -> !x.wasSent()).forEach(Exchange::skip);
             try {
                 all.get(100, TimeUnit.MILLISECONDS);
             } catch (TimeoutException | ExecutionException e) {

@@ -47,7 +47,8 @@ import java.util.function.BiConsumer;
  * {@link VirtualTimeLoop}; the router is the policy, which sees the pods as a router of its kind does (scrapes every
  * {@code scrapeInterval} of virtual time, KV events after {@code kvEventLag}, its own requests' progress). Every
  * request is placed at its arrival, submitted to its pod's engine, and recorded when it ends; turns of a conversation
- * and closed-loop requests are sent when their predecessor or a slot frees. Deterministic for a seed: the engines'
+ * and closed-loop requests are sent when their predecessor or a slot frees (a session's turn with a gap, that gap
+ * after its predecessor's answer). Deterministic for a seed: the engines'
  * generators derive from it and the pod index, the policy's from it and its name, and nothing reads a wall clock.
  */
 final class ClusterRun {
@@ -233,12 +234,20 @@ final class ClusterRun {
         }
         int next = successor[i];
         if (workload.closedLoop()) {
-            if (next >= 0) {
+            if (next >= 0 && requests.get(next).followsByGap()) {
+                loop.schedule(loop.now() + requests.get(next).gapNanos(), () -> {
+                    ready.add(next);
+                    fill();
+                });
+            } else if (next >= 0) {
                 ready.add(next);
             }
             loop.schedule(loop.now(), this::fill);
         } else if (next >= 0) {
-            loop.schedule(Math.max(loop.now(), requests.get(next).arrivalNanos()), () -> send(next));
+            WorkloadRequest n = requests.get(next);
+            // a session's turn goes its think time after this answer; a multi-turn turn no earlier than its arrival
+            long at = n.followsByGap() ? loop.now() + n.gapNanos() : Math.max(loop.now(), n.arrivalNanos());
+            loop.schedule(at, () -> send(next));
         }
     }
 

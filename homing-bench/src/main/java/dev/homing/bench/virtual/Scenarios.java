@@ -25,7 +25,9 @@ import java.util.Map;
  *   <li>{@code quick}: a small shared-prefix run for tests, a few seconds for all policies.</li>
  *   <li>{@code suite-*} ({@link #suite()}): the workloads Homing's goals are measured on, each sized to run all
  *       policies in well under a minute on two cores and loaded past the knee of cache-blind routing: shared prefix,
- *       multi-turn chats, a burst of cold prompts, Zipf-popular groups.</li>
+ *       multi-turn chats, a burst of cold prompts, Zipf-popular groups; and {@code suite-long-context}, production-
+ *       shaped long-context sessions at a comfortable then a saturated load (minutes of CPU per policy: its prompts
+ *       average ~12k tokens), whose parameters are frozen.</li>
  * </ul>
  * Every scenario scrapes each pod every 50 ms and delivers KV events 5 ms after the step that made them.
  */
@@ -88,8 +90,27 @@ public final class Scenarios {
                                 "num_groups", "200", "zipf_s", "1.1", "system_prompt_len", "3000",
                                 "question_len", "300", "output_len", "300",
                                 "qps", "20x20,40x20,60x20,80x20,100x20,120x20"),
-                        all, SCRAPE_INTERVAL, KV_EVENT_LAG));
+                        all, SCRAPE_INTERVAL, KV_EVENT_LAG),
+                longContext(all));
     }
+
+    /**
+     * {@code suite-long-context}: the {@code long-context} workload with its defaults, FROZEN (docs/BENCHMARKS.md,
+     * "The long-context workload"): policy work must not tune them. 8 Llama-3.1-70B pods (TP4; the preset's 131,072
+     * context takes the 128k prompts, 461k KV tokens a pod), two stages of 200 s: a comfortable load (queues mostly
+     * empty under round robin), then a saturated one (round robin's queues grow).
+     */
+    static Scenario longContext(List<String> policies) {
+        return new Scenario("suite-long-context", "long-context sessions after production traces: 8 x Llama-3.1-70B "
+                + "(TP4), lognormal prompts (mean ~12k, up to 128k), growing sessions, Zipf documents, bursty "
+                + "arrivals; " + LONG_CONTEXT_LOADS + " (comfortable, then saturated)",
+                LLAMA_70B, 8, "long-context", params("qps", LONG_CONTEXT_LOADS,
+                        "model", Preset.LLAMA_3_1_70B_H100_TP4.modelName()),
+                policies, SCRAPE_INTERVAL, KV_EVENT_LAG);
+    }
+
+    /** suite-long-context's two stages, requests/s x seconds. Frozen. */
+    static final String LONG_CONTEXT_LOADS = "3x200,9x200";
 
     /**
      * A scenario by name, with overrides: {@code pods}, {@code preset}, {@code policies} (comma-separated),

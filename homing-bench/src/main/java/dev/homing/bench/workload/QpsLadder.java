@@ -80,6 +80,35 @@ record QpsLadder(List<Stage> stages) {
         return times.stream().mapToLong(Long::longValue).toArray();
     }
 
+    /**
+     * Bursty arrivals: gaps drawn from a Gamma distribution of the given shape (coefficient of variation
+     * {@code 1/sqrt(shape)}; shape 1 is Poisson in law) with mean {@code 1 / (rate x rateFactor)}, restarted at each
+     * stage's start, at most {@code max} of them.
+     *
+     * @param rateFactor scales every stage's rate (sessions per request, say)
+     * @param stageOut   receives each arrival's stage index
+     */
+    long[] gammaArrivals(RandomGenerator rng, int max, List<Integer> stageOut, double rateFactor, double shape) {
+        List<Long> times = new ArrayList<>();
+        double start = 0;
+        for (int k = 0; k < stages.size() && times.size() < max; k++) {
+            Stage s = stages.get(k);
+            double rate = s.qps() * rateFactor;
+            double end = start + s.seconds();
+            double t = start;
+            while (rate > 0 && times.size() < max) {
+                t += RandomDraws.gammaMeanOne(rng, shape) / rate;
+                if (t >= end) {
+                    break;
+                }
+                times.add(Math.round(t * 1e9));
+                stageOut.add(k);
+            }
+            start = end;
+        }
+        return times.stream().mapToLong(Long::longValue).toArray();
+    }
+
     @Override
     public String toString() {
         StringBuilder b = new StringBuilder();

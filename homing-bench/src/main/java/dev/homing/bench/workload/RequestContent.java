@@ -7,8 +7,14 @@ package dev.homing.bench.workload;
  * @param group        shared-prefix group, or -1
  * @param conversation multi-turn conversation, or -1
  * @param turn         its turn in the conversation, from 0; 0 outside conversations
+ * @param gapNanos     see {@link WorkloadRequest#gapNanos()}; -1 when the turn waits only for its predecessor
  */
-record RequestContent(String model, Prompt prompt, int maxTokens, int group, int conversation, int turn) {
+record RequestContent(String model, Prompt prompt, int maxTokens, int group, int conversation, int turn,
+                      long gapNanos) {
+
+    RequestContent(String model, Prompt prompt, int maxTokens, int group, int conversation, int turn) {
+        this(model, prompt, maxTokens, group, conversation, turn, -1);
+    }
 
     static RequestContent single(Prompt prompt, int maxTokens, int group) {
         return new RequestContent(null, prompt, maxTokens, group, -1, 0);

@@ -13,7 +13,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 import java.util.stream.IntStream;
 
@@ -29,6 +31,15 @@ import java.util.stream.IntStream;
  * Token ids are the model's, so a trace that gives them is sent as ids and may not mix them with text. Records with
  * timestamps are replayed in timestamp order (ties in file order); without them, only in file order (closed loop, or
  * re-timed by {@code qps}).
+ *
+ * <p><b>Sessions</b>: records may name a {@code session_id} (a string or an integer, as AIPerf's Mooncake-style traces
+ * and {@code homing serve --record} write it) and AIPerf's {@code delay} (ms to wait after the previous turn's answer).
+ * A session's first record is sent at its timestamp; each later one only after the previous turn of its session has
+ * been answered, plus a gap: its {@code delay} when given, else its timestamp minus the previous turn's timestamp
+ * (both divided by {@code speed}). The recorded gap between two sends includes the recorded answer's own latency,
+ * which a Mooncake record does not give, so nothing is subtracted: a replayed user waits at least as long as the
+ * recorded one did, never less. A session without timestamps or delays waits only for the answer. Records without a
+ * session id replay on their timestamps alone.
  */
 final class TraceReplay implements ContentSource {
 
@@ -45,6 +56,8 @@ final class TraceReplay implements ContentSource {
     /** ms, in replay order; null when some record has no timestamp. */
     private final double[] timestamps;
     private final boolean tokenIds;
+    /** Sessions named by the trace, numbered from 0 in replay order. */
+    private final int sessions;
 
     TraceReplay(Parameters p, long seed) {
         String file = p.string("file");
@@ -53,9 +66,12 @@ final class TraceReplay implements ContentSource {
                     + " to replay");
         }
         int defaultMaxTokens = p.integer("output_len", 1);
+        double speed = p.decimal("speed", 0, true);
         MooncakeBlocks blocks = new MooncakeBlocks(seed, p.integer("hash_block_size", 1));
         List<RequestContent> read = new ArrayList<>();
         List<Double> stamps = new ArrayList<>();
+        List<String> sessionIds = new ArrayList<>();
+        List<Double> delays = new ArrayList<>();
         boolean allStamped = true;
         int idsLine = 0;
         int textLine = 0;
@@ -79,6 +95,8 @@ final class TraceReplay implements ContentSource {
                 }
                 read.add(r.content());
                 stamps.add(r.timestamp());
+                sessionIds.add(r.session());
+                delays.add(r.delayMs());
                 allStamped &= r.timestamp() != null;
             }
         } catch (NoSuchFileException e) {
@@ -91,19 +109,40 @@ final class TraceReplay implements ContentSource {
             throw new IllegalArgumentException("trace " + file + " holds no records");
         }
         this.tokenIds = idsLine > 0;
-        if (allStamped) {
-            int[] order = IntStream.range(0, read.size()).boxed()
-                    .sorted(Comparator.comparingDouble(stamps::get)).mapToInt(Integer::intValue).toArray();
-            records = new ArrayList<>(order.length);
-            timestamps = new double[order.length];
-            for (int i = 0; i < order.length; i++) {
-                records.add(read.get(order[i]));
+        int[] order = allStamped
+                ? IntStream.range(0, read.size()).boxed().sorted(Comparator.comparingDouble(stamps::get))
+                        .mapToInt(Integer::intValue).toArray()
+                : IntStream.range(0, read.size()).toArray();
+        records = new ArrayList<>(order.length);
+        timestamps = allStamped ? new double[order.length] : null;
+        Map<String, int[]> open = new HashMap<>(); // session id -> {number, turns so far, replay index of the last}
+        for (int i = 0; i < order.length; i++) {
+            RequestContent c = read.get(order[i]);
+            if (allStamped) {
                 timestamps[i] = stamps.get(order[i]);
             }
-        } else {
-            records = read;
-            timestamps = null;
+            String session = sessionIds.get(order[i]);
+            if (session != null) {
+                int[] state = open.computeIfAbsent(session, k -> new int[] {open.size(), 0, -1});
+                int turn = state[1]++;
+                long gap = -1;
+                Double delay = delays.get(order[i]);
+                if (turn > 0 && delay != null) {
+                    gap = Math.round(delay * 1e6 / speed);
+                } else if (turn > 0 && allStamped) {
+                    gap = Math.round((timestamps[i] - timestamps[state[2]]) * 1e6 / speed);
+                }
+                state[2] = i;
+                c = new RequestContent(c.model(), c.prompt(), c.maxTokens(), state[0], state[0], turn, gap);
+            }
+            records.add(c);
         }
+        sessions = open.size();
+    }
+
+    /** How many sessions the trace names (0 when no record names one). */
+    int sessions() {
+        return sessions;
     }
 
     /** Whether prompts must be sent as token ids. */
@@ -135,8 +174,11 @@ final class TraceReplay implements ContentSource {
         return OptionalInt.of(records.size());
     }
 
-    /** One record as read: its request, timestamp (ms, or null) and whether its prompt came as token ids. */
-    private record Line(RequestContent content, Double timestamp, boolean tokenIds) {
+    /**
+     * One record as read: its request, timestamp (ms, or null), whether its prompt came as token ids, its session id
+     * (or null) and AIPerf's delay after the previous turn's answer (ms, or null).
+     */
+    private record Line(RequestContent content, Double timestamp, boolean tokenIds, String session, Double delayMs) {
     }
 
     private static Line parse(String file, int line, String text, MooncakeBlocks blocks, int defaultMaxTokens,
@@ -156,6 +198,22 @@ final class TraceReplay implements ContentSource {
                 throw new IllegalArgumentException(where(file, line) + "timestamp must be a number (ms)");
             }
             timestamp = o.get("timestamp").asDouble();
+        }
+        String session = null;
+        if (o.hasNonNull("session_id")) {
+            JsonNode v = o.get("session_id");
+            if (!v.isTextual() && !v.isIntegralNumber()) {
+                throw new IllegalArgumentException(where(file, line) + "session_id must be a string or an integer");
+            }
+            session = v.asText();
+        }
+        Double delay = null;
+        if (o.hasNonNull("delay")) {
+            JsonNode v = o.get("delay");
+            if (!v.isNumber() || !Double.isFinite(v.asDouble()) || v.asDouble() < 0) {
+                throw new IllegalArgumentException(where(file, line) + "delay must be a number of ms, at least 0");
+            }
+            delay = v.asDouble();
         }
         String model = null;
         if (o.hasNonNull("model")) {
@@ -211,7 +269,7 @@ final class TraceReplay implements ContentSource {
             case "messages" -> prompt = chat(file, line, o.get("messages"));
             default -> prompt = mooncake(file, line, o, blocks, index);
         }
-        return new Line(new RequestContent(model, prompt, maxTokens, -1, -1, 0), timestamp, ids);
+        return new Line(new RequestContent(model, prompt, maxTokens, -1, -1, 0), timestamp, ids, session, delay);
     }
 
     private static Prompt idsPrompt(String file, int line, JsonNode v, String field) {

@@ -45,9 +45,16 @@ public final class Workloads {
                 spec("zipf", "system prompts with Zipf-skewed popularity, a fresh question per request",
                         ZipfGroups.PARAMETERS, "5", "60", "true",
                         "closed loop: requests to send (default 1000); with qps, a cap"),
+                spec("long-context", "long-context chat sessions shaped after production traces: lognormal"
+                        + " prompt lengths up to the model's context (Mooncake), contexts growing turn by turn with"
+                        + " think times, shared documents of Zipf popularity, Gamma (bursty) session arrivals;"
+                        + " qps is the offered request rate", LongContext.PARAMETERS, "2", "300", "true",
+                        "a cap on the requests sent (default all the sessions' turns)"),
                 spec("trace", "replay of a JSON-lines trace: timestamp (ms), model, prompt | messages |"
                         + " prompt_token_ids | token_ids, max_tokens; or Mooncake's timestamp, input_length,"
-                        + " output_length, hash_ids", TraceReplay.PARAMETERS, "", "", "true",
+                        + " output_length, hash_ids; with session_id (and AIPerf's delay, ms) a session's turn is"
+                        + " sent only after its previous turn's answer, plus the recorded gap",
+                        TraceReplay.PARAMETERS, "", "", "true",
                         "the first records to send (default all)"));
     }
 
@@ -67,6 +74,9 @@ public final class Workloads {
         SplittableRandom root = new SplittableRandom(effectiveSeed);
         RandomGenerator contentRng = root.split();
         RandomGenerator arrivalRng = root.split();
+        if (name.equals("long-context")) {
+            return LongContext.create(name, p, contentRng, arrivalRng);
+        }
         TraceReplay trace = null;
         ContentSource source = switch (name) {
             case "shared-prefix" -> new SharedPrefix(p, contentRng);
@@ -88,7 +98,7 @@ public final class Workloads {
             RequestContent c = source.next(i);
             requests.add(new WorkloadRequest(name + "-" + i, arrivals.nanos()[i], arrivals.stages()[i],
                     c.model() != null ? c.model() : model, c.prompt(), c.maxTokens(), ignoreEos, c.group(),
-                    c.conversation(), c.turn()));
+                    c.conversation(), c.turn(), c.gapNanos()));
         }
         return new Workload(name, requests, arrivals.stageQps(), arrivals.concurrency(), p.used());
     }

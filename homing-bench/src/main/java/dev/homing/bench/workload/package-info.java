@@ -14,7 +14,9 @@
  *
  * <p><b>Multi-turn</b>: a request with {@code conversation ≥ 0} and {@code turn > 0} extends the prompt of the
  * request with the same conversation and {@code turn − 1}, which comes earlier in the workload; it is sent at
- * {@code max(arrival, end of that request)}, in closed loop as in scheduled runs.
+ * {@code max(arrival, end of that request)}, in closed loop as in scheduled runs. A turn with a gap
+ * ({@code gapNanos ≥ 0}: a {@code long-context} think time, a trace session's recorded gap or AIPerf {@code delay})
+ * is sent exactly that gap after the end of its predecessor instead, whatever its arrival says.
  *
  * <p><b>Determinism</b>: the same name, parameters and seed make an identical workload. Prompts and arrivals draw
  * from separate streams of the seed, so changing the load leaves the prompts as they were.

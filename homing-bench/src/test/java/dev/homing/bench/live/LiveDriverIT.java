@@ -22,6 +22,8 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,6 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The live driver against real simulated pods (and a scripted server) on 127.0.0.1. */
 @Timeout(120)
@@ -178,6 +181,41 @@ class LiveDriverIT {
                         .isGreaterThanOrEqualTo(before.arrivalNanos() + before.e2eNanos());
             }
         }
+    }
+
+    @Test
+    void aSessionsTurnGoesOnlyAfterThePreviousAnswerPlusItsRecordedGap(@TempDir Path dir) throws IOException {
+        SimPod pod = pod(5);
+        // as homing serve --record writes it: a's turn 1 recorded 1,000 ms after turn 0, b's turn 1 with AIPerf's
+        // delay of 80 ms (its timestamps would say 10 ms); b starts while a's first answer is on its way
+        Path f = dir.resolve("recorded.jsonl");
+        Files.writeString(f, """
+                {"timestamp": 0, "input_length": 40, "output_length": 20, "hash_ids": [0], "session_id": "a"}
+                {"timestamp": 50, "input_length": 30, "output_length": 20, "hash_ids": [1], "session_id": "b"}
+                {"timestamp": 60, "input_length": 50, "output_length": 4, "hash_ids": [1], "session_id": "b", \
+                "delay": 80}
+                {"timestamp": 70, "input_length": 20, "output_length": 4, "hash_ids": [2]}
+                {"timestamp": 1000, "input_length": 60, "output_length": 4, "hash_ids": [0], "session_id": "a"}
+                """);
+        Workload w = Workloads.create("trace", params("file", f.toString(), "hash_block_size", "16"), 1);
+        PolicyRun run = new LiveDriver().run(URI.create(pod.baseUrl()), w, "direct", null);
+        assertServedAsAsked(run, w);
+        List<RequestRecord> r = run.records();
+        RequestRecord a0 = r.get(0);
+        RequestRecord b0 = r.get(1);
+        RequestRecord b1 = r.get(2);
+        RequestRecord x = r.get(3);
+        RequestRecord a1 = r.get(4);
+        assertThat(b1.arrivalNanos()).as("b1: b0's answer + 80 ms").isGreaterThanOrEqualTo(end(b0) + 80 * MS);
+        assertThat(a1.arrivalNanos()).as("a1: a0's answer + 1,000 ms").isGreaterThanOrEqualTo(end(a0) + 1_000 * MS);
+        assertThat(b0.arrivalNanos()).as("sessions interleave").isLessThan(a1.arrivalNanos());
+        assertThat(b0.arrivalNanos()).isGreaterThanOrEqualTo(50 * MS);
+        assertThat(x.arrivalNanos()).as("no session: its timestamp").isGreaterThanOrEqualTo(70 * MS)
+                .isLessThan(a1.arrivalNanos());
+    }
+
+    private static long end(RequestRecord r) {
+        return r.arrivalNanos() + r.e2eNanos();
     }
 
     @Test

@@ -7,6 +7,8 @@ import dev.homing.bench.policy.Policies;
 import dev.homing.bench.workload.Workload;
 import dev.homing.bench.workload.WorkloadRequest;
 import dev.homing.bench.workload.Workloads;
+import dev.homing.sim.engine.EngineConfig;
+import dev.homing.sim.engine.Preset;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -16,9 +18,9 @@ class ScenariosTest {
     @Test
     void theCatalogHasTheLlmDBenchmarksQuickAndTheSuite() {
         assertThat(Scenarios.catalog()).extracting(Scenario::name).contains("llm-d-73", "llm-d-37", "quick",
-                "suite-shared-prefix", "suite-multi-turn", "suite-cold-burst", "suite-zipf");
+                "suite-shared-prefix", "suite-multi-turn", "suite-cold-burst", "suite-zipf", "suite-long-context");
         assertThat(Scenarios.suite()).extracting(Scenario::workload)
-                .containsExactly("shared-prefix", "multi-turn", "cold-burst", "zipf");
+                .containsExactly("shared-prefix", "multi-turn", "cold-burst", "zipf", "long-context");
         for (Scenario s : Scenarios.catalog()) {
             assertThat(s.scrapeInterval()).isEqualTo(Duration.ofMillis(50));
             assertThat(s.kvEventLag()).isEqualTo(Duration.ofMillis(5));
@@ -63,6 +65,29 @@ class ScenariosTest {
         assertThatThrownBy(() -> Scenarios.get("quick", Map.of("pods", "0"))).hasMessageContaining("pods");
         assertThatThrownBy(() -> Scenarios.get("quick", Map.of("scrape_interval", "soon")))
                 .hasMessageContaining("scrape_interval");
+    }
+
+    @Test
+    void suiteLongContextIsFrozenOnAPresetWhoseContextTakesItsLongestPrompts() {
+        Scenario s = Scenarios.get("suite-long-context", Map.of());
+        assertThat(s.pods()).isEqualTo(8);
+        assertThat(s.preset()).isEqualTo("llama-3.1-70b-h100-tp4");
+        // the workload's own defaults, frozen: only the load and the model are the scenario's
+        assertThat(s.workloadParameters()).containsOnlyKeys("qps", "model")
+                .containsEntry("qps", "3x200,9x200");
+        EngineConfig engine = Preset.byName(s.preset()).engine();
+        Workload w = Workloads.create(s.workload(), s.workloadParameters(), 1);
+        assertThat(w.stageQps()).containsExactly(3.0, 9.0);
+        int longest = 0;
+        for (WorkloadRequest r : w.requests()) {
+            assertThat(r.prompt().tokens().length + r.maxTokens()).as(r.id())
+                    .isLessThanOrEqualTo(engine.maxModelLen());
+            longest = Math.max(longest, r.prompt().tokens().length);
+        }
+        assertThat(longest).isGreaterThan(100_000);
+        assertThat(w.parameters()).containsEntry("prompt_len_mu", 8.88).containsEntry("prompt_len_sigma", 1.06)
+                .containsEntry("arrival_shape", 0.5).containsEntry("doc_share", 0.3)
+                .containsEntry("turns_mean", 2.0);
     }
 
     @Test

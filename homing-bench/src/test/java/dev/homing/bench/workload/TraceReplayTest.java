@@ -140,6 +140,34 @@ class TraceReplayTest {
     }
 
     @Test
+    void sessionIdsMakeTurnsWhoseGapIsTheDelayOrTheTimestampDifference() throws IOException {
+        // the shape homing serve --record writes; session ids as strings or integers
+        Workload w = replay("""
+                {"timestamp": 4000, "input_length": 900, "output_length": 5, "hash_ids": [0, 1, 2], "session_id": "s1"}
+                {"timestamp": 0, "input_length": 600, "output_length": 5, "hash_ids": [0, 1], "session_id": "s1"}
+                {"timestamp": 1000, "input_length": 300, "output_length": 5, "hash_ids": [3], "session_id": 7}
+                {"timestamp": 1500, "input_length": 300, "output_length": 5, "hash_ids": [4]}
+                {"timestamp": 2500, "input_length": 700, "output_length": 5, "hash_ids": [3, 5], "session_id": 7,                 "delay": 120.5}
+                """, "speed", "2");
+        List<WorkloadRequest> rs = w.requests();
+        assertThat(rs).extracting(WorkloadRequest::conversation).containsExactly(0, 1, -1, 1, 0);
+        assertThat(rs).extracting(WorkloadRequest::turn).containsExactly(0, 0, 0, 1, 1);
+        // a first turn and a record without a session go at their timestamps; later turns by their gaps / speed
+        assertThat(rs).extracting(WorkloadRequest::followsByGap).containsExactly(false, false, false, true, true);
+        assertThat(rs.get(3).gapNanos()).isEqualTo(Math.round(120.5 * MS / 2));
+        assertThat(rs.get(4).gapNanos()).isEqualTo(2_000 * MS);
+        assertThat(rs).extracting(WorkloadRequest::arrivalNanos)
+                .containsExactly(0L, 500 * MS, 750 * MS, 1_250 * MS, 2_000 * MS);
+        assertThat(rs.get(4).prompt().tokens()).hasSize(900);
+
+        assertThatThrownBy(() -> replay("{\"timestamp\": 0, \"prompt\": \"a\", \"session_id\": [1]}\n"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("line 1")
+                .hasMessageContaining("session_id");
+        assertThatThrownBy(() -> replay("{\"timestamp\": 0, \"prompt\": \"a\", \"delay\": -1}\n"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("delay");
+    }
+
+    @Test
     void badRecordsAreRefusedNamingTheLine() throws IOException {
         assertThatThrownBy(() -> replay("{\"prompt\": \"ok\", \"timestamp\": 0}\n{not json\n"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("line 2");

@@ -56,6 +56,6 @@ final class WorkloadAssertions {
 
     private static List<Object> withoutPrompt(WorkloadRequest r) {
         return List.of(r.id(), r.arrivalNanos(), r.stage(), r.model(), r.maxTokens(), r.ignoreEos(), r.group(),
-                r.conversation(), r.turn());
+                r.conversation(), r.turn(), r.gapNanos());
     }
 }

@@ -28,6 +28,7 @@ class WorkloadsTest {
                     "output_len", "5:2:1:9", "qps", "30", "duration", "2");
             case "cold-burst" -> params("num_requests", "7");
             case "zipf" -> params("num_groups", "6", "zipf_s", "1.3", "qps", "25", "duration", "2");
+            case "long-context" -> params("num_docs", "4", "prompt_len_max", "6000", "qps", "10", "duration", "3");
             case "trace" -> {
                 Path f = dir.resolve("small.jsonl");
                 Files.writeString(f, """
@@ -41,7 +42,7 @@ class WorkloadsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"shared-prefix", "multi-turn", "cold-burst", "zipf", "trace"})
+    @ValueSource(strings = {"shared-prefix", "multi-turn", "cold-burst", "zipf", "long-context", "trace"})
     void theSameSeedMakesTheSameWorkloadAndAnotherSeedAnother(String name) throws Exception {
         Workload a = Workloads.create(name, small(name), 42);
         Workload b = Workloads.create(name, small(name), 42);
@@ -69,7 +70,7 @@ class WorkloadsTest {
     @Test
     void theCatalogDescribesEveryWorkloadAndEachWorksWithItsDefaults() {
         assertThat(Workloads.catalog()).extracting(WorkloadSpec::name)
-                .containsExactly("shared-prefix", "multi-turn", "cold-burst", "zipf", "trace");
+                .containsExactly("shared-prefix", "multi-turn", "cold-burst", "zipf", "long-context", "trace");
         for (WorkloadSpec spec : Workloads.catalog()) {
             assertThat(spec.description()).isNotBlank();
             assertThat(spec.parameters()).extracting(WorkloadSpec.Parameter::name)
@@ -102,7 +103,7 @@ class WorkloadsTest {
     void unknownNamesAndBadValuesAreRefusedNamingThemAndTheKnownOnes() {
         assertThatThrownBy(() -> Workloads.create("sharedprefix", Map.of(), 1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sharedprefix")
-                .hasMessageContaining("shared-prefix, multi-turn, cold-burst, zipf, trace");
+                .hasMessageContaining("shared-prefix, multi-turn, cold-burst, zipf, long-context, trace");
         assertThatThrownBy(() -> Workloads.create("shared-prefix", params("num_group", "3"), 1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'num_group'")
                 .hasMessageContaining("num_groups").hasMessageContaining("question_len");
