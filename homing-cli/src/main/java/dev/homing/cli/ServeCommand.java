@@ -5,6 +5,7 @@ import dev.homing.router.RouterServer;
 import dev.homing.router.discovery.KubernetesPool;
 import dev.homing.router.discovery.StaticEndpoints;
 import dev.homing.router.election.ElectionTimings;
+import dev.homing.router.record.RecordOptions;
 import dev.homing.protocol.config.GoDuration;
 import dev.homing.core.endpoint.Endpoint;
 import java.time.Duration;
@@ -155,6 +156,23 @@ final class ServeCommand implements Callable<Integer> {
                     + "forgotten first (default: ${DEFAULT-VALUE}).")
     int responseAffinity;
 
+    @Option(names = "--record", paramLabel = "FILE",
+            description = "Write a Mooncake-format trace of what is routed to FILE: one JSON line per completed request"
+                    + " (timestamp ms, input_length, output_length, hash_ids of 512-token blocks numbered per file,"
+                    + " session_id when the request names one); no text or raw hash leaves the router. Replay it"
+                    + " with homing bench --workload trace --param file=FILE.")
+    java.nio.file.Path record;
+
+    @Option(names = "--record-max-bytes", paramLabel = "SIZE", defaultValue = "100MiB",
+            description = "With --record: rotate FILE to FILE.1 (and so on) before it passes SIZE (default:"
+                    + " ${DEFAULT-VALUE}).")
+    String recordMaxBytes;
+
+    @Option(names = "--record-max-files", paramLabel = "N", defaultValue = "5",
+            description = "With --record: files kept, FILE included; the oldest is deleted on rotation (default:"
+                    + " ${DEFAULT-VALUE}).")
+    int recordMaxFiles;
+
     @picocli.CommandLine.Mixin
     LlmdIgnoredFlags ignored;
 
@@ -221,6 +239,8 @@ final class ServeCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--no-proxy leaves nothing to serve: give --ext-proc-port too");
         }
         int health = healthPort != null ? healthPort : extProc != null ? 9003 : -1;
+        RecordOptions recording = record == null ? null
+                : RecordOptions.of(record, RecordOptions.parseSize(recordMaxBytes), recordMaxFiles);
         List<Endpoint> given = endpoints.list != null ? StaticEndpoints.parse(endpoints.list) : List.of();
         String apiHost = bindAddress(host, "HOMING_HOST", kubernetes != null);
         String adminBind = bindAddress(adminHost, "HOMING_ADMIN_HOST", kubernetes != null);
@@ -243,6 +263,7 @@ final class ServeCommand implements Callable<Integer> {
             o.kubernetes = kubernetes;
             o.kubeconfig = kubeconfig;
             o.election = leaderElection ? ElectionTimings.DEFAULT : null;
+            o.record = recording;
             if (kubernetes != null && kubernetes.followsInferencePool()) {
                 o.poolName = kubernetes.name(); // the router's metrics name the pool as llm-d's do
             }

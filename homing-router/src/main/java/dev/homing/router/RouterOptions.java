@@ -6,6 +6,7 @@ import dev.homing.core.endpoint.Endpoint;
 import dev.homing.core.framework.request.TokenSource;
 import dev.homing.router.discovery.KubernetesPool;
 import dev.homing.router.election.ElectionTimings;
+import dev.homing.router.record.RecordOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -47,6 +48,8 @@ import java.util.function.Consumer;
  *                           ({@code KUBECONFIG}, {@code ~/.kube/config}) or use the pod's service account
  * @param election           with {@code kubernetes}: the replicas elect a leader through a Lease, and only the leader
  *                           is ready (llm-d's {@code --ha-enable-leader-election}); null for none
+ * @param record             where {@code --record} writes a Mooncake-format trace of what is routed, and how it
+ *                           rotates; null for none
  */
 public record RouterOptions(String host, int port, String adminHost, int adminPort, List<Endpoint> endpoints,
                             Duration scrapeInterval, Duration scrapeTimeout, Duration modelsInterval,
@@ -55,7 +58,8 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
                             boolean precise, Duration configPollInterval, TokenSource tokenSource, String redisUrl,
                             Path endpointsFile, boolean pd, boolean proxy, int extProcPort, int healthPort,
                             boolean secureServing, Path certPath, int responseAffinityCapacity,
-                            KubernetesPool kubernetes, Path kubeconfig, ElectionTimings election) {
+                            KubernetesPool kubernetes, Path kubeconfig, ElectionTimings election,
+                            RecordOptions record) {
 
     public RouterOptions {
         endpoints = List.copyOf(endpoints);
@@ -85,7 +89,7 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
         return new RouterOptions("127.0.0.1", 8000, "127.0.0.1", 9090, endpoints, Duration.ofMillis(50),
                 Duration.ofSeconds(1), Duration.ofSeconds(5), 32 << 20, Duration.ofSeconds(2), Duration.ofMinutes(10),
                 3, true, System.nanoTime(), "homing", null, false, Duration.ofSeconds(1), null, null, null, false,
-                true, -1, -1, true, null, ResponseAffinity.DEFAULT_CAPACITY, null, null, null);
+                true, -1, -1, true, null, ResponseAffinity.DEFAULT_CAPACITY, null, null, null, null);
     }
 
     /** A copy with some options changed. */
@@ -128,6 +132,7 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
         public KubernetesPool kubernetes;
         public Path kubeconfig;
         public ElectionTimings election;
+        public RecordOptions record;
 
         Builder(RouterOptions o) {
             host = o.host;
@@ -161,6 +166,7 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
             kubernetes = o.kubernetes;
             kubeconfig = o.kubeconfig;
             election = o.election;
+            record = o.record;
         }
 
         RouterOptions build() {
@@ -168,7 +174,7 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
                     modelsInterval, maxBodyBytes, connectTimeout, responseTimeout, maxAttempts, creditUnreflected, seed,
                     poolName, configFile, precise, configPollInterval, tokenSource, redisUrl, endpointsFile, pd,
                     proxy, extProcPort, healthPort, secureServing, certPath, responseAffinityCapacity, kubernetes,
-                    kubeconfig, election);
+                    kubeconfig, election, record);
         }
     }
 }

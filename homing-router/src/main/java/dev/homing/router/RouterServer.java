@@ -4,6 +4,7 @@ import dev.homing.core.config.ConfigException;
 import dev.homing.core.config.ResolvedConfig;
 import dev.homing.core.director.Director;
 import dev.homing.core.director.ResponseAffinity;
+import dev.homing.core.director.RoutingPolicy;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.framework.plugin.PluginContext;
 import dev.homing.core.framework.request.TokenSource;
@@ -39,6 +40,7 @@ import dev.homing.router.proxy.ApiRoutes;
 import dev.homing.router.proxy.InferenceHandler;
 import dev.homing.router.proxy.ModelsHandler;
 import dev.homing.router.proxy.Upstream;
+import dev.homing.router.record.TraceRecorder;
 import dev.homing.router.scrape.EndpointCatalog;
 import dev.homing.router.scrape.MetricsScraper;
 import dev.homing.router.learned.RedisLearnedState;
@@ -48,6 +50,7 @@ import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.UnaryOperator;
 
 /**
  * A running router: the API port (OpenAI-compatible proxy), the ext_proc port (the same decisions for a gateway),
@@ -111,8 +114,13 @@ public final class RouterServer implements AutoCloseable {
                     .withTokens(tokens).withPreciseIndexes(precise.indexes()).withLearnedState(learned);
             this.policy = PolicySource.load(options.configFile(), options.builtInConfig(), BuiltIns.registry(),
                     plugins);
+            // record: a trace of what is routed, written off the request path by a response hook on every policy
+            TraceRecorder recorder = options.record() == null ? null
+                    : parts.add(new TraceRecorder(options.record(), metrics.registry()), TraceRecorder::start);
+            UnaryOperator<RoutingPolicy> installing = recorder == null ? UnaryOperator.identity() : recorder::appendTo;
+            policy.installWith(installing);
             // responses: which pod answered each recent Responses API response, for follow-ups naming it
-            this.director = new Director(pool, policy.current().policy(), ticker,
+            this.director = new Director(pool, installing.apply(policy.current().policy()), ticker,
                     new ResponseAffinity(options.responseAffinityCapacity()));
             metrics.policy(this::prefixProducers, this::preciseProducers, this::poolSaturation);
             metrics.responseAffinity(director.responses());

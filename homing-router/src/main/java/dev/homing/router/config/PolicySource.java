@@ -6,10 +6,12 @@ import dev.homing.core.config.ConfigParser;
 import dev.homing.core.config.ConfigResolver;
 import dev.homing.core.config.ResolvedConfig;
 import dev.homing.core.director.Director;
+import dev.homing.core.director.RoutingPolicy;
 import dev.homing.core.framework.plugin.PluginContext;
 import dev.homing.core.framework.plugin.PluginRegistry;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 
 /**
  * Where the routing policy comes from: a built-in config (the default, the precise or the P/D one), or an
@@ -27,6 +29,7 @@ public final class PolicySource {
     private final PluginContext ctx;
     private final AtomicReference<ResolvedConfig> current = new AtomicReference<>();
     private WatchedFile watched;
+    private UnaryOperator<RoutingPolicy> installing = UnaryOperator.identity();
 
     private PolicySource(Path file, PluginRegistry registry, PluginContext ctx) {
         this.file = file;
@@ -53,6 +56,14 @@ public final class PolicySource {
         return s;
     }
 
+    /**
+     * What a reloaded policy goes through before the director gets it (the trace recorder appends itself); the
+     * composition root applies the same to the first policy.
+     */
+    public void installWith(UnaryOperator<RoutingPolicy> installing) {
+        this.installing = installing;
+    }
+
     public ResolvedConfig current() {
         return current.get();
     }
@@ -74,7 +85,7 @@ public final class PolicySource {
             ResolvedConfig next = new ConfigResolver(registry).resolve(ConfigParser.parse(text, file.toString()), ctx,
                     current.get());
             current.set(next);
-            director.setPolicy(next.policy());
+            director.setPolicy(installing.apply(next.policy()));
             LOG.log(System.Logger.Level.INFO, "config reloaded from " + file);
             warn(next);
         });

@@ -54,6 +54,11 @@ public final class RouterMetrics {
     }
 
     /** The proxy's requests and the director's decisions. */
+    /** The registry, for a part outside this package that counts something of its own (the trace recorder). */
+    public PrometheusRegistry registry() {
+        return registry;
+    }
+
     public RequestMetrics requests() {
         return requests;
     }
