@@ -18,11 +18,15 @@ import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -54,18 +58,73 @@ class LlmdChartArgsIT {
     private static final String RELEASE = "vllm-llama3-8b-instruct";
     private static final String POD_NAME = RELEASE + "-epp-5f7d9c8b4-x2x7k";
 
-    /** The chart's args, as rendered; {@code CONFIG/} is where the chart mounts its ConfigMap ({@code /config/}). */
+    /**
+     * The chart's args, rendered from the template itself (test resource llmd-chart/epp-deployment.yaml, verbatim at
+     * the commit above) with the defaults above; {@code CONFIG/} is where the chart mounts its ConfigMap
+     * ({@code /config/}).
+     */
     private static List<String> chartArgs(Path config, boolean ha) {
-        List<String> args = new ArrayList<>(List.of(
-                "--pool-name", RELEASE,
-                "--pool-namespace", "default",
-                "--zap-encoder", "json",
-                "--config-file", config.resolve("default-plugins.yaml").toString()));
-        if (ha) {
-            args.add("--ha-enable-leader-election");
+        Map<String, Boolean> conditions = Map.of(
+                "ne .Values.inferencePool.apiVersion \"inference.networking.k8s.io\"", false,
+                "eq (.Values.inferencePool.modelServerType | default \"vllm\") \"triton-tensorrt-llm\"", false,
+                "gt (.Values.inferenceExtension.replicas | int) 1", ha,
+                "range $key, $value := .Values.inferenceExtension.flags", false,
+                ".Values.inferenceExtension.tracing.enabled", false,
+                "not .Values.inferenceExtension.monitoring.prometheus.enabled", true);
+        Map<String, String> values = Map.of(
+                "{{ .Release.Name }}", RELEASE,
+                "{{ .Release.Namespace }}", "default",
+                "/config/{{ .Values.inferenceExtension.pluginsConfigFile }}",
+                config.resolve("default-plugins.yaml").toString());
+        return renderEppArgs(conditions, values);
+    }
+
+    /**
+     * The {@code epp} container's {@code args} of the chart's template, as Helm renders them: comments dropped, each
+     * {@code if}/{@code else}/{@code range} block kept or left by {@code conditions} (a block this test does not
+     * know fails it), quotes taken off, {@code values} put in; anything left unrendered fails.
+     */
+    private static List<String> renderEppArgs(Map<String, Boolean> conditions, Map<String, String> values) {
+        List<String> lines;
+        try (var in = LlmdChartArgsIT.class.getResourceAsStream("/llmd-chart/epp-deployment.yaml")) {
+            lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        args.add("--tracing=false");
-        args.add("--metrics-endpoint-auth=false");
+        int i = lines.indexOf("      - name: epp");
+        while (!lines.get(i).equals("        args:")) {
+            i++;
+        }
+        ArrayDeque<Boolean> kept = new ArrayDeque<>();
+        List<String> args = new ArrayList<>();
+        for (i++; lines.get(i).startsWith("        -") || lines.get(i).startsWith("        {{")
+                || lines.get(i).startsWith("        #"); i++) {
+            String l = lines.get(i).strip();
+            if (l.startsWith("#")) {
+                continue;
+            }
+            if (l.startsWith("{{- if ") || l.startsWith("{{- range ")) {
+                String cond = l.substring(l.startsWith("{{- if ") ? 7 : 4, l.length() - 3).strip();
+                Boolean on = conditions.get(cond);
+                assertThat(on).as("a block of the chart this test does not know: " + l).isNotNull();
+                kept.push(on);
+            } else if (l.equals("{{- else }}")) {
+                kept.push(!kept.pop());
+            } else if (l.equals("{{- end }}")) {
+                kept.pop();
+            } else if (!kept.contains(false)) {
+                String a = l.substring(2).replaceFirst(" # .*$", "").strip();
+                if (a.startsWith("\"") && a.endsWith("\"")) {
+                    a = a.substring(1, a.length() - 1);
+                }
+                for (Map.Entry<String, String> v : values.entrySet()) {
+                    a = a.replace(v.getKey(), v.getValue());
+                }
+                assertThat(a).as("rendered").doesNotContain("{{");
+                args.add(a);
+            }
+        }
+        assertThat(kept).as("blocks closed").isEmpty();
         return args;
     }
 
