@@ -6,6 +6,7 @@ import dev.homing.bench.live.TerminalProgress;
 import dev.homing.bench.policy.Policies;
 import dev.homing.bench.policy.PolicySpec;
 import dev.homing.bench.report.ReportFiles;
+import dev.homing.bench.report.SeedsReport;
 import dev.homing.bench.report.StatusLine;
 import dev.homing.bench.report.TableReport;
 import dev.homing.bench.result.BenchReport;
@@ -20,6 +21,8 @@ import dev.homing.bench.workload.Workloads;
 import dev.homing.sim.engine.Preset;
 import java.io.PrintStream;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -89,6 +92,11 @@ final class BenchCommand implements Callable<Integer> {
             + "random choice (default: ${DEFAULT-VALUE}); the same seed gives the same virtual report.")
     long seed;
 
+    @Option(names = "--seeds", paramLabel = "A-B|A,B,...", description = "Virtual: run the scenario once per seed "
+            + "(e.g. 1-4) and print each policy's numbers seed by seed with their mean, in total and stage by stage; "
+            + "each seed's report goes into --out/seed-N, the table into seeds.txt and seeds.json.")
+    String seeds;
+
     @Option(names = "--block-size", paramLabel = "TOKENS", description = "Live: the fleet's KV block size, for the "
             + "hit-rate bound (default: the scenario's preset, else " + DEFAULT_BLOCK_SIZE + ").")
     Integer blockSize;
@@ -122,6 +130,9 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (seeds != null) {
+            return runSeeds();
+        }
         try {
             BenchReport report = live() ? runLive() : runVirtual();
             PrintStream stdout = System.out;
@@ -144,6 +155,77 @@ final class BenchCommand implements Callable<Integer> {
             System.err.println("homing bench: cannot write the report: " + e.getMessage());
             return 1;
         }
+    }
+
+    /** {@code --seeds}: the virtual run once per seed, then the table across them. */
+    private int runSeeds() {
+        if (live()) {
+            throw new IllegalArgumentException("--seeds is for --virtual; a live run is one run");
+        }
+        List<Long> list = seedList(seeds);
+        String name = scenario == null ? DEFAULT_SCENARIO : scenario;
+        Path dir = out != null ? out : Path.of("bench-results", fileSafe(name) + "-seeds-"
+                + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        SeedsReport table = new SeedsReport(name);
+        PrintStream stdout = System.out;
+        List<String> idle = new ArrayList<>();
+        try {
+            for (long s : list) {
+                seed = s;
+                BenchReport report = runVirtual();
+                Path written = ReportFiles.write(report, dir.resolve("seed-" + s), !noHtml).get(0).getParent();
+                stdout.println("seed " + s + ": wrote " + written.toAbsolutePath() + " (" + report.command() + ")");
+                report.runs().stream().filter(r -> r.records().stream().noneMatch(x -> x.ok()))
+                        .forEach(r -> idle.add(r.policy() + " (seed " + s + ")"));
+                table.add(report);
+            }
+            String text = table.render();
+            stdout.println();
+            stdout.print(text);
+            Files.writeString(dir.resolve("seeds.txt"), text, StandardCharsets.UTF_8);
+            Files.writeString(dir.resolve("seeds.json"), table.json(), StandardCharsets.UTF_8);
+            stdout.println();
+            stdout.println("wrote " + dir.resolve("seeds.txt").toAbsolutePath() + " and seeds.json");
+        } catch (java.io.IOException e) {
+            System.err.println("homing bench: cannot write the report: " + e.getMessage());
+            return 1;
+        }
+        if (!idle.isEmpty()) {
+            System.err.println("homing bench: no request was served under " + String.join(", ", idle));
+            return 1;
+        }
+        return 0;
+    }
+
+    /** {@code A-B} (inclusive) or {@code A,B,...}: distinct seeds in the order given. */
+    static List<Long> seedList(String text) {
+        String t = text.trim();
+        List<Long> out = new ArrayList<>();
+        try {
+            int dash = t.indexOf('-', 1);
+            if (dash > 0 && !t.contains(",")) {
+                long from = Long.parseLong(t.substring(0, dash).trim());
+                long to = Long.parseLong(t.substring(dash + 1).trim());
+                if (to < from || to - from >= 1000) {
+                    throw new IllegalArgumentException("--seeds: expected A-B with A <= B and at most 1,000 seeds, "
+                            + "got " + text);
+                }
+                for (long s = from; s <= to; s++) {
+                    out.add(s);
+                }
+            } else {
+                for (String part : t.split(",")) {
+                    long s = Long.parseLong(part.trim());
+                    if (out.contains(s)) {
+                        throw new IllegalArgumentException("--seeds: seed " + s + " is named twice in " + text);
+                    }
+                    out.add(s);
+                }
+            }
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--seeds: expected A-B or A,B,... of whole numbers, got " + text);
+        }
+        return out;
     }
 
     private boolean live() {

@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
         description = {"The ext_proc picker's cost, beside a no-op ext_proc server in the same run: p50/p99 from the "
                 + "last request chunk to the header mutation at a fixed rate (open loop), and the peak rate (closed "
                 + "loop). Each request: headers, a chat body in 3 chunks, then a streamed response of SSE chunks "
-                + "echoed one by one. Goals: p99 <= 1 ms at 1,000 requests/s; peak >= 70 % of the no-op server's."})
+                + "echoed one by one. Goals: p99 <= 1 ms at 1,000 requests/s; peak >= 70 %% of the no-op server's."})
 final class BenchExtProcCommand implements Callable<Integer> {
 
 

@@ -64,6 +64,28 @@ class BenchCommandIT {
     }
 
     @Test
+    void severalSeedsWriteEachSeedsReportAndTheTableAcrossThem() throws Exception {
+        Path out = dir.resolve("seeds");
+        CliRun r = CliRun.of("bench", "--scenario", "quick", "--seeds", "2-3", "--policies", "round-robin,homing",
+                "--no-html", "--out", out.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        JsonNode two = JSON.readTree(out.resolve("seed-2/report.json").toFile());
+        JsonNode three = JSON.readTree(out.resolve("seed-3/report.json").toFile());
+        assertThat(two.get("seed").asLong()).isEqualTo(2);
+        assertThat(three.get("command").asText()).endsWith("--seed 3");
+        JsonNode seeds = JSON.readTree(out.resolve("seeds.json").toFile());
+        assertThat(seeds.get("seeds").toString()).isEqualTo("[2,3]");
+        // each seed's number in the table is its own report's
+        for (JsonNode run : three.get("runs")) {
+            double p90 = run.get("summary").get("ttftP90").asDouble();
+            assertThat(seeds.get("workloads").get("shared-prefix").get(run.get("policy").asText()).get("3")
+                    .get("total").get("ttftP90").asDouble()).isEqualTo(p90);
+        }
+        assertThat(r.out()).contains("seeds 2, 3").contains("seed 2").contains("seed 3").contains("mean");
+        assertThat(out.resolve("seeds.txt")).content().contains("TTFT p90 (s)");
+    }
+
+    @Test
     void aUsersConfigFileRunsUnderItsLabelAndItsCommandReproducesIt() throws Exception {
         Path config = Files.writeString(dir.resolve("mine.yaml"), """
                 apiVersion: llm-d.ai/v1alpha1

@@ -1,6 +1,7 @@
 package dev.homing.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.homing.bench.policy.Policies;
 import dev.homing.bench.policy.PolicySpec;
@@ -106,6 +107,17 @@ class BenchCommandTest {
         assertThat(CliRun.of("bench", "--live", "http://127.0.0.1:9", "--param", "pods=3").err())
                 .contains("--param pods changes a virtual fleet");
         assertThat(CliRun.of("bench", "--virtual", "--block-size", "32").err()).contains("--block-size is for --live");
+    }
+
+    @Test
+    void seedsAreARangeOrAList() {
+        assertThat(BenchCommand.seedList("1-4")).containsExactly(1L, 2L, 3L, 4L);
+        assertThat(BenchCommand.seedList(" 7 ")).containsExactly(7L);
+        assertThat(BenchCommand.seedList("5,2,9")).containsExactly(5L, 2L, 9L);
+        assertThatThrownBy(() -> BenchCommand.seedList("4-1")).hasMessageContaining("A <= B");
+        assertThatThrownBy(() -> BenchCommand.seedList("1,1")).hasMessageContaining("named twice");
+        assertThatThrownBy(() -> BenchCommand.seedList("one")).hasMessageContaining("A-B or A,B");
+        assertThatThrownBy(() -> BenchCommand.seedList("1-5000")).hasMessageContaining("at most 1,000");
     }
 
     @Test

@@ -73,6 +73,11 @@ final class ChunkHashTrie {
             node = child;
         }
         if (nodes > maxNodes) {
+            if (evicted == 0) {
+                // a departure from upstream that changes the result: never silent
+                System.err.println("production-stack: the lab's trie reached its bound of " + maxNodes + " nodes;"
+                        + " evicting, which upstream never does");
+            }
             evict(maxNodes - maxNodes / 4);
         }
     }

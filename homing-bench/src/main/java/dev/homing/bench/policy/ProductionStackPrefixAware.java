@@ -23,8 +23,12 @@ import java.util.random.RandomGenerator;
  */
 final class ProductionStackPrefixAware implements Policy {
 
-    /** 2^21 chunks of 128 characters: 256 M characters of distinct prefixes. */
-    static final long MAX_NODES = 1L << 21;
+    /**
+     * 2^23 chunks of 128 characters: 1 G characters of distinct prefixes, about 1.5 GB of heap when full. The
+     * longest scenario, suite-long-context, inserts about half of that (its 45 minutes hold ~150 M prompt tokens,
+     * about half of them new); a run that reaches the bound says so on stderr.
+     */
+    static final long MAX_NODES = 1L << 23;
 
     private final int pods;
     private final RandomGenerator random;

@@ -97,12 +97,13 @@ public final class Scenarios {
     /**
      * {@code suite-long-context}: the {@code long-context} workload with its defaults, FROZEN (docs/BENCHMARKS.md,
      * "The long-context workload"): policy work must not tune them. 8 Llama-3.1-70B pods (TP4; the preset's 131,072
-     * context takes the 128k prompts, 461k KV tokens a pod), two stages of 200 s: a comfortable load (queues mostly
-     * empty under round robin), then a saturated one (round robin's queues grow).
+     * context takes the 128k prompts, 461k KV tokens a pod), two stages: 30 minutes at a comfortable load (round
+     * robin's queues stay under one request a pod), then 15 minutes at a saturated one (round robin's queues grow
+     * through the stage), each long enough for the pods' caches to turn over many times.
      */
     static Scenario longContext(List<String> policies) {
         return new Scenario("suite-long-context", "long-context sessions after production traces: 8 x Llama-3.1-70B "
-                + "(TP4), lognormal prompts (mean ~12k, up to 128k), growing sessions, Zipf documents, bursty "
+                + "(TP4), lognormal prompts (mean ~12k, up to 128k), growing sessions, recurring contexts, bursty "
                 + "arrivals; " + LONG_CONTEXT_LOADS + " (comfortable, then saturated)",
                 LLAMA_70B, 8, "long-context", params("qps", LONG_CONTEXT_LOADS,
                         "model", Preset.LLAMA_3_1_70B_H100_TP4.modelName()),
@@ -110,7 +111,7 @@ public final class Scenarios {
     }
 
     /** suite-long-context's two stages, requests/s x seconds. Frozen. */
-    static final String LONG_CONTEXT_LOADS = "3x200,9x200";
+    static final String LONG_CONTEXT_LOADS = "3x1800,7x900";
 
     /**
      * A scenario by name, with overrides: {@code pods}, {@code preset}, {@code policies} (comma-separated),

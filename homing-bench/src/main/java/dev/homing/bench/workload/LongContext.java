@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.SplittableRandom;
 import java.util.random.RandomGenerator;
 
 /**
@@ -15,32 +16,36 @@ import java.util.random.RandomGenerator;
  *       clipped to {@code [system + 1 + user, prompt_len_max]}. Defaults from the opening requests of Mooncake's
  *       conversation trace (kvcache-ai/Mooncake, FAST'25 release, {@code traces/conversation_trace.jsonl}: mean
  *       12.6k, median 8.6k, max 87k tokens, log-sd 1.06; paper average ≈12k): sigma 1.06, and mu 8.88 so that the
- *       lognormal's mean e^(mu + sigma²/2) is the sample's 12.6k. Requests then average 11-13k tokens, 5-7 % are
+ *       lognormal's mean e^(mu + sigma²/2) is the sample's 12.6k. Requests then average 11-13k tokens, 7-9 % are
  *       over 32k and the tail reaches the 128k context.</li>
  *   <li><b>Sessions</b>: a geometric number of turns (mean {@code turns_mean}); each turn's prompt is the previous
  *       prompt plus the previous answer (an assistant message of its {@code max_tokens} words) plus a new user
  *       message, so the context grows turn by turn; a session ends early when its next prompt would pass
  *       {@code prompt_len_max}. A turn is sent a think time after the previous turn's answer: lognormal with median
  *       {@code think_median_s} and {@code think_sigma}, at most {@code think_max_s} (defaults from the inter-turn
- *       gaps of an Alibaba agentic trace, median 1.6 s, mean 37 s, p90 44 s; Bailian's ATC'25 study finds 80 % of
- *       reuses within 10 s to 10 min).</li>
- *   <li><b>Shared documents</b>: every prompt starts with one {@code system_prompt_len} system prompt (Mooncake's
+ *       gaps of an Alibaba agentic trace, median 1.6 s, mean 37 s, p90 44 s).</li>
+ *   <li><b>Recurring contexts</b>: every prompt starts with one {@code system_prompt_len} system prompt (Mooncake's
  *       conversation trace opens every request with the same block); a {@code doc_share} of sessions then carry the
- *       leading part of one of {@code num_docs} documents (each of a lognormal length like a prompt's), chosen by
- *       Zipf's law with exponent {@code doc_zipf_s} (document k, from 0, with probability ∝ 1/(k+1)^s); the rest of
- *       a first prompt is the session's own text, then the user's message.</li>
+ *       leading part of one of {@code num_docs} contexts (a document, a user's files or instructions; each of a
+ *       lognormal length like a prompt's), chosen by Zipf's law with exponent {@code doc_zipf_s} (context k, from 0,
+ *       with probability ∝ 1/(k+1)^s); the rest of a first prompt is the session's own text, then the user's
+ *       message. A context is made when first read, from a stream of its own, so a large catalogue costs only what
+ *       the run reads.</li>
  *   <li><b>Arrivals</b>: sessions start with Gamma inter-arrival times of shape {@code arrival_shape} (coefficient of
  *       variation 1/sqrt(shape); 0.5, BurstGPT's generator default, gives ≈1.41: bursts and lulls), at
  *       {@code qps / turns_mean} sessions/s, so {@code qps} is the offered request rate as in every workload; later
  *       turns follow their answers.</li>
  *   <li><b>Output</b>: {@code output_len} tokens (Mooncake's conversation trace: mean 353, median 362).</li>
  * </ul>
- * The blocks an infinite cache could reuse ({@link HitRateBound}) come to 35-65 % of prompt tokens with the defaults,
- * as in the traces (Mooncake 40-59 %, Bailian 54-62 %). Sessions are drawn one after another from the content
- * generator, so session i asks the same whatever the load; only when it starts depends on the arrival generator.
- * Requests are ordered by their nominal time (session start plus the think times before them; a run sends later
- * turns by their answers). Memory is bounded: at most {@link #MAX_PROMPT_TOKENS} prompt tokens in all (a chat's
- * message texts are shared between its turns; its token ids are not).
+ * {@code turns_mean}, {@code doc_share}, {@code num_docs} and {@code doc_zipf_s} are calibrated together so that the
+ * reuse has the shape of Mooncake's: one pooled LRU cache of 1,000 of its 512-token blocks hits about 30 % of the
+ * prompt tokens (Mooncake's technical report, arXiv 2407.00079v3 §4.2), and an infinite cache 35-65 % (Mooncake's
+ * traces 37-59 %, Bailian's 54-62 %). Sessions are drawn one after another from the content generator, so session i
+ * asks the same whatever the load; only when it starts depends on the arrival generator. Requests are ordered by
+ * their nominal time: the session's start plus, for each turn before, its answer at {@code answer_ms_per_token} per
+ * output token and the think time after it (a run sends later turns by their real answers). Memory is bounded: at
+ * most {@link #MAX_PROMPT_TOKENS} prompt tokens in all (a chat's message texts are shared between its turns; its
+ * token ids are not).
  */
 final class LongContext {
 
@@ -52,10 +57,11 @@ final class LongContext {
                     + " a session ends before a turn would pass it"),
             new WorkloadSpec.Parameter("system_prompt_len", "512", "tokens of the system prompt every prompt starts"
                     + " with"),
-            new WorkloadSpec.Parameter("num_docs", "100", "shared documents"),
-            new WorkloadSpec.Parameter("doc_zipf_s", "1.1", "Zipf exponent of the documents' popularity"),
-            new WorkloadSpec.Parameter("doc_share", "0.3", "share of sessions that start from a shared document"),
-            new WorkloadSpec.Parameter("turns_mean", "2.0", "mean turns of a session (geometric)"),
+            new WorkloadSpec.Parameter("num_docs", "30000", "recurring contexts (documents, a user's files or"
+                    + " instructions) that sessions open with"),
+            new WorkloadSpec.Parameter("doc_zipf_s", "1.1", "Zipf exponent of the contexts' popularity"),
+            new WorkloadSpec.Parameter("doc_share", "0.8", "share of sessions that open with a recurring context"),
+            new WorkloadSpec.Parameter("turns_mean", "1.5", "mean turns of a session (geometric)"),
             new WorkloadSpec.Parameter("user_len", "150:100:20:1000", "tokens of each user message: N or"
                     + " mean:std_dev:min:max"),
             new WorkloadSpec.Parameter("output_len", "350:150:16:1024", "max_tokens of each turn, and the length of"
@@ -63,6 +69,8 @@ final class LongContext {
             new WorkloadSpec.Parameter("think_median_s", "1.6", "median seconds from an answer to the next turn"),
             new WorkloadSpec.Parameter("think_sigma", "2.5", "log-standard deviation of the think time"),
             new WorkloadSpec.Parameter("think_max_s", "600", "longest think time, seconds"),
+            new WorkloadSpec.Parameter("answer_ms_per_token", "25", "milliseconds an answer takes per output token,"
+                    + " for the nominal order of turns only (a run sends a turn its think time after the real answer)"),
             new WorkloadSpec.Parameter("arrival_shape", "0.5", "Gamma shape of the sessions' inter-arrival times"
                     + " (CV = 1/sqrt(shape); 1 is Poisson)"));
 
@@ -74,7 +82,9 @@ final class LongContext {
     private final double sigma;
     private final int maxPrompt;
     private final TokenText system;
+    /** Documents made when first used, each from its own stream, so a large catalogue costs only what is read. */
     private final TokenText[] docs;
+    private final long docSeed;
     private final double[] docCumulative;
     private final double docShare;
     private final double turnsMean;
@@ -83,6 +93,7 @@ final class LongContext {
     private final double thinkMu;
     private final double thinkSigma;
     private final double thinkMax;
+    private final double answerNanosPerToken;
 
     private LongContext(Parameters p, RandomGenerator rng) {
         this.rng = rng;
@@ -102,12 +113,13 @@ final class LongContext {
         this.thinkMu = Math.log(p.decimal("think_median_s", 0, true));
         this.thinkSigma = p.decimal("think_sigma", 0, false);
         this.thinkMax = p.decimal("think_max_s", 0, false);
+        this.answerNanosPerToken = p.decimal("answer_ms_per_token", 0, false) * 1e6;
         system = TokenText.words(systemLen, rng);
         docs = new TokenText[numDocs];
+        docSeed = rng.nextLong();
         docCumulative = new double[numDocs];
         double sum = 0;
         for (int k = 0; k < numDocs; k++) {
-            docs[k] = TokenText.words(promptLength(1), rng);
             sum += Math.pow(k + 1, -zipf);
             docCumulative[k] = sum;
         }
@@ -195,7 +207,7 @@ final class LongContext {
         TokenText first = TokenText.EMPTY;
         if (docShare > 0 && rng.nextDouble() < docShare) {
             group = document(rng.nextDouble());
-            TokenText doc = docs[group];
+            TokenText doc = document(group);
             int shared = Math.min(doc.length(), body);
             first = shared == doc.length() ? doc : TokenText.ofWordIds(Arrays.copyOf(doc.tokens(), shared));
             body -= shared;
@@ -208,17 +220,19 @@ final class LongContext {
         history.add(new ChatTokens.Turn("user", first));
         List<Turn> turns = new ArrayList<>(turnCount);
         long nominal = start;
+        int answered = 0;
         for (int t = 0; t < turnCount; t++) {
             long gap = -1;
             if (t > 0) {
                 gap = Math.round(Math.min(thinkMax, RandomDraws.lognormal(rng, thinkMu, thinkSigma)) * 1e9);
-                nominal += gap;
+                nominal += Math.round(answered * answerNanosPerToken) + gap;
             }
             Prompt prompt = ChatTokens.prompt(history);
             if (t > 0 && prompt.tokens().length > maxPrompt) {
                 break; // the context is full: the user starts over elsewhere
             }
             int maxTokens = output.sample(rng);
+            answered = maxTokens;
             turns.add(new Turn(nominal, stage, new RequestContent(null, prompt, maxTokens, group, s, t, gap)));
             history.add(new ChatTokens.Turn("assistant", TokenText.words(maxTokens, rng)));
             history.add(new ChatTokens.Turn("user", TokenText.words(user.sample(rng), rng)));
@@ -228,8 +242,21 @@ final class LongContext {
 
     /** A lognormal prompt length, clipped to {@code [min, prompt_len_max]}. */
     private int promptLength(int min) {
-        double x = RandomDraws.lognormal(rng, mu, sigma);
+        return promptLength(rng, min);
+    }
+
+    private int promptLength(RandomGenerator from, int min) {
+        double x = RandomDraws.lognormal(from, mu, sigma);
         return (int) Math.round(Math.max(min, Math.min(maxPrompt, x)));
+    }
+
+    /** Document k, the same whenever and however often it is asked for. */
+    private TokenText document(int k) {
+        if (docs[k] == null) {
+            RandomGenerator own = new SplittableRandom(docSeed ^ (0x9E3779B97F4A7C15L * (k + 1)));
+            docs[k] = TokenText.words(promptLength(own, 1), own);
+        }
+        return docs[k];
     }
 
     /** Document k with probability (1/(k+1)^s) / Σ. */

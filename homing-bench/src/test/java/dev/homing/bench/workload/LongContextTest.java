@@ -67,8 +67,9 @@ class LongContextTest {
             assertThat(m.getLast().role()).isEqualTo("user");
             assertThat(r.followsByGap()).isTrue();
             assertThat(r.gapNanos()).isPositive().isLessThanOrEqualTo(600 * SECOND);
-            assertThat(r.arrivalNanos()).as("nominal time: the previous turn's plus the think time")
-                    .isEqualTo(previous.arrivalNanos() + r.gapNanos());
+            assertThat(r.arrivalNanos()).as("nominal time: the previous turn's, its answer at 25 ms a token, then"
+                    + " the think time").isEqualTo(previous.arrivalNanos() + previous.maxTokens() * 25_000_000L
+                    + r.gapNanos());
             assertThat(r.stage()).isEqualTo(previous.stage());
         }
         assertThat(followUps).isGreaterThan(w.requests().size() / 3);
@@ -87,13 +88,67 @@ class LongContextTest {
     }
 
     @Test
+    void theCacheCurveHasMooncakesShapeOnEverySeed() {
+        for (long seed = 1; seed <= 4; seed++) {
+            // Mooncake's rate (conversation trace: 3.4 requests/s) for 10 minutes
+            Workload w = Workloads.create("long-context", params("qps", "3", "duration", "600"), seed);
+            BlockTrace t = BlockTrace.of(w, 16);
+            double small = LruBound.of(t, 512_000 / 16);
+            double fleet = LruBound.of(t, 8L * 28_835);
+            double infinite = HitRateBound.of(w, 16);
+            // Mooncake's report: one LRU pool of 1,000 512-token blocks hits ~30 %; more capacity keeps gaining
+            assertThat(small).as("seed %d LRU of 512k tokens", seed).isBetween(0.24, 0.36);
+            assertThat(fleet).as("seed %d LRU of 8 Llama-70B pods' KV", seed).isGreaterThan(small + 0.08);
+            assertThat(infinite).as("seed %d infinite", seed).isBetween(fleet, 0.65);
+        }
+    }
+
+    @Test
+    void contextsAreTheSameWhoeverReadsThemFirst() {
+        // the same seed, another load and share: sessions start at other times and read contexts in another order
+        Map<Integer, List<String>> first = new HashMap<>();
+        for (WorkloadRequest r : Workloads.create("long-context", params("qps", "2", "duration", "300"), 5)
+                .requests()) {
+            List<String> opening = opening(r);
+            if (opening != null) {
+                first.putIfAbsent(r.group(), opening);
+            }
+        }
+        int compared = 0;
+        for (WorkloadRequest r : Workloads.create("long-context", params("qps", "6", "duration", "120",
+                "doc_share", "1"), 5).requests()) {
+            List<String> opening = opening(r);
+            List<String> seen = opening == null ? null : first.get(r.group());
+            if (seen != null) {
+                assertThat(opening).as("context %d", r.group()).isEqualTo(seen);
+                compared++;
+            }
+        }
+        assertThat(compared).isGreaterThan(20);
+    }
+
+    /**
+     * A first turn's opening 50 words when they are all its context's: its first user message holds at least 1,100
+     * words (a user's own message is at most 1,000, so the context and the session's text take the rest, the context
+     * first) and contexts are never that short (their lengths are a prompt's, median 7k); null otherwise.
+     */
+    private static List<String> opening(WorkloadRequest r) {
+        if (r.turn() != 0 || r.group() < 0) {
+            return null;
+        }
+        String[] words = r.prompt().messages().get(1).content().trim().split(" ");
+        return words.length < 1_100 ? null : List.of(words).subList(0, 50);
+    }
+
+    @Test
     void aShareOfSessionsStartsFromZipfPopularDocuments() {
         int[] perDoc = new int[100];
         int sessions = 0;
         int withDoc = 0;
         for (long seed = 1; seed <= 4; seed++) {
             Map<Integer, List<WorkloadRequest>> firstByDoc = new HashMap<>();
-            for (WorkloadRequest r : defaults(seed).requests()) {
+            for (WorkloadRequest r : Workloads.create("long-context", params("qps", "4", "duration", "300",
+                    "num_docs", "100", "doc_share", "0.3"), seed).requests()) {
                 if (r.turn() != 0) {
                     continue;
                 }
@@ -121,7 +176,7 @@ class LongContextTest {
     @Test
     void sessionsStartInBurstsAtTheRateThatOffersQps() {
         for (long seed = 1; seed <= 4; seed++) {
-            Workload w = Workloads.create("long-context", params("qps", "20", "duration", "300", "num_docs", "4",
+            Workload w = Workloads.create("long-context", params("qps", "20", "duration", "300", "num_docs", "4", "turns_mean", "2",
                     "prompt_len_mu", "6", "prompt_len_sigma", "0.5"), seed);
             long[] starts = w.requests().stream().filter(r -> r.turn() == 0)
                     .mapToLong(WorkloadRequest::arrivalNanos).toArray();
