@@ -3,7 +3,6 @@ package dev.homing.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +26,7 @@ class UpCommandIT {
     @Test
     void upServesTheReferenceCurlLoopAndStopsOnSigterm() throws Exception {
         assertThat(Files.isRegularFile(JAR)).as("the runnable jar is built in the package phase").isTrue();
-        int[] ports = freePorts(2);
+        int[] ports = FreePorts.of(2);
         int port = ports[0];
         int admin = ports[1];
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -61,24 +60,5 @@ class UpCommandIT {
 
     private static List<String> lines(Path file) throws Exception {
         return Files.readAllLines(file, StandardCharsets.UTF_8);
-    }
-
-    /** Distinct free ports: each socket is held until all are chosen, so the system cannot hand one out twice. */
-    private static int[] freePorts(int n) throws Exception {
-        ServerSocket[] held = new ServerSocket[n];
-        try {
-            int[] ports = new int[n];
-            for (int i = 0; i < n; i++) {
-                held[i] = new ServerSocket(0);
-                ports[i] = held[i].getLocalPort();
-            }
-            return ports;
-        } finally {
-            for (ServerSocket s : held) {
-                if (s != null) {
-                    s.close();
-                }
-            }
-        }
     }
 }

@@ -81,7 +81,7 @@ class FailedStartIT {
     @Test
     void aPreciseConfigThatCannotLoadStopsTheRouterWithItsFileAndLineAndLeavesNothingRunning() throws Exception {
         String precise = DefaultConfig.preciseText();
-        String good = "- type: queue-scorer\n";
+        String good = "- type: queue-depth-scorer\n";
         assertThat(precise).contains(good);
         int line = (int) precise.substring(0, precise.indexOf(good)).lines().count() + 1;
         Path file = Files.writeString(dir.resolve("epp.yaml"), precise.replace(good, "- type: queue-scorr\n"));

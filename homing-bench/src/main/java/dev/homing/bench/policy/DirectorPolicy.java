@@ -11,6 +11,7 @@ import dev.homing.core.endpoint.EndpointLoad;
 import dev.homing.core.endpoint.EndpointMetrics;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.plugin.SelfReporting;
 import dev.homing.core.framework.request.InferenceRequest;
 import dev.homing.core.framework.requestcontrol.Outcome;
 import dev.homing.core.framework.scheduling.SchedulingException;
@@ -22,6 +23,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.SplittableRandom;
 
 /**
@@ -38,6 +40,7 @@ final class DirectorPolicy implements Policy {
     private final WorkloadTokens tokens = new WorkloadTokens();
     private final List<KvEventFeed> precise;
     private final List<String> pods;
+    private final List<SelfReporting> reporting;
     private final Map<String, Integer> podIndex = new HashMap<>();
 
     /**
@@ -69,12 +72,22 @@ final class DirectorPolicy implements Policy {
             throw new IllegalArgumentException("policy " + name + ": " + e.getMessage(), e);
         }
         this.precise = resolved.pluginsOf(KvEventFeed.class);
+        this.reporting = resolved.pluginsOf(SelfReporting.class);
         this.director = new Director(pool, resolved.policy(), ctx.ticker());
     }
 
     @Override
     public String name() {
         return name;
+    }
+
+    @Override
+    public Map<String, Map<String, Double>> pluginReports() {
+        Map<String, Map<String, Double>> out = new TreeMap<>();
+        for (SelfReporting r : reporting) {
+            out.put(r.name(), r.report());
+        }
+        return out;
     }
 
     @Override
@@ -134,6 +147,12 @@ final class DirectorPolicy implements Policy {
         @Override
         public void finished(long nanos) {
             dispatch.complete(Outcome.of(Outcome.Cause.NATURAL, 200));
+            dispatch.close();
+        }
+
+        @Override
+        public void finished(long nanos, long promptTokens, long completionTokens, long cachedTokens) {
+            dispatch.complete(new Outcome(Outcome.Cause.NATURAL, 200, promptTokens, completionTokens, cachedTokens));
             dispatch.close();
         }
     }

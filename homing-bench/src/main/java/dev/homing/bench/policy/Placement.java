@@ -16,4 +16,12 @@ public interface Placement {
 
     /** The request ended, its response complete or not; the load it held is released. */
     void finished(long nanos);
+
+    /**
+     * The request ended with the usage its response reported (what a router reads off the last chunk); a policy that
+     * learns from usage overrides it, the others hear {@link #finished(long)}.
+     */
+    default void finished(long nanos, long promptTokens, long completionTokens, long cachedTokens) {
+        finished(nanos);
+    }
 }

@@ -3,6 +3,7 @@ package dev.homing.bench.policy;
 import dev.homing.core.endpoint.EndpointMetrics;
 import dev.homing.protocol.kvevents.KvCacheEvent;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A routing policy in the lab: it places each request on a pod at its arrival, and may listen to what a router of
@@ -37,6 +38,11 @@ public interface Policy {
     /** Whether it consumes KV-cache events; only then do the engines build them (they cost). */
     default boolean consumesKvEvents() {
         return false;
+    }
+
+    /** What its self-reporting plugins say now, by plugin name (a predictor's error, say); empty for most. */
+    default Map<String, Map<String, Double>> pluginReports() {
+        return Map.of();
     }
 
     /** One engine step's KV-cache events from pod {@code pod}, delivered in order after the transport's lag. */

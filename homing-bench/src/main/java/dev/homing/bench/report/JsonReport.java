@@ -73,15 +73,16 @@ public final class JsonReport {
      */
     record Run(String policy, String workload, long wallNanos, List<Double> stageQps, Double hitRateBound,
                Double beladyBound, Double lruBound, String boundName, Double hitRateOfBound, Summary summary,
-               PodDiagnostics diagnostics, List<StageSummary> stages, List<RequestRecord> records,
-               List<LoadSample> load) {
+               PodDiagnostics diagnostics, Map<String, Map<String, Double>> pluginReports,
+               List<StageSummary> stages, List<RequestRecord> records, List<LoadSample> load) {
 
         static Run of(RunSummary s, double infinite, CacheBounds pooled) {
             double bound = pooled != null ? pooled.belady() : infinite;
             return new Run(s.policy(), s.workload(), s.run().wallNanos(), s.run().stageQps(), infinite,
                     pooled == null ? Double.NaN : pooled.belady(), pooled == null ? Double.NaN : pooled.lru(),
                     pooled == null ? "infinite cache" : "Belady", Metric.HIT_VS_BOUND.value(s.total(), bound),
-                    s.total(), s.diagnostics(), s.stages(), s.run().records(), s.run().load());
+                    s.total(), s.diagnostics(), s.run().pluginReports(), s.stages(), s.run().records(),
+                    s.run().load());
         }
     }
 

@@ -31,6 +31,10 @@ public final class TableReport {
             out.append(policyTable(w));
             out.append('\n').append("Per-pod diagnostics\n").append(diagnosticsTable(w))
                     .append(DiagnosticColumns.NOTE).append('\n');
+            String reports = pluginReports(w);
+            if (!reports.isEmpty()) {
+                out.append('\n').append("What the policies' plugins report\n").append(reports);
+            }
             if (w.stageIndexes().size() > 1) {
                 for (Metric m : STAGE_METRICS) {
                     out.append('\n').append(m.label()).append(" by stage\n").append(stageTable(w, m));
@@ -79,6 +83,20 @@ public final class TableReport {
             table.row(row);
         }
         return table.render();
+    }
+
+    /** One line per self-reporting plugin of each run: its numbers as name=value, 4 significant digits. */
+    private static String pluginReports(WorkloadResults w) {
+        StringBuilder b = new StringBuilder();
+        for (RunSummary r : w.runs()) {
+            r.run().pluginReports().forEach((plugin, numbers) -> {
+                b.append(r.policy()).append(" / ").append(plugin).append(':');
+                numbers.forEach((k, v) -> b.append(' ').append(k).append('=')
+                        .append(Double.isFinite(v) ? String.format(Locale.ROOT, "%.4g", v) : "-"));
+                b.append('\n');
+            });
+        }
+        return b.toString();
     }
 
     private static String stageTable(WorkloadResults w, Metric m) {

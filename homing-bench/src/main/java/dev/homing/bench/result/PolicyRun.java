@@ -1,17 +1,27 @@
 package dev.homing.bench.result;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * One policy's run of one workload.
  *
- * @param stageQps the offered load of each stage, by stage index (requests/s; 0 for closed loop)
+ * @param stageQps      the offered load of each stage, by stage index (requests/s; 0 for closed loop)
+ * @param pluginReports what the policy's self-reporting plugins said at the end, by plugin name (a predictor's
+ *                      error, say); empty for policies that have none
  */
 public record PolicyRun(String policy, String workload, List<RequestRecord> records, List<LoadSample> load,
-                        List<Double> stageQps, long wallNanos) {
+                        List<Double> stageQps, long wallNanos, Map<String, Map<String, Double>> pluginReports) {
     public PolicyRun {
         records = List.copyOf(records);
         load = List.copyOf(load);
         stageQps = List.copyOf(stageQps);
+        pluginReports = Map.copyOf(pluginReports);
+    }
+
+    /** A run whose policy reports nothing of its own. */
+    public PolicyRun(String policy, String workload, List<RequestRecord> records, List<LoadSample> load,
+                     List<Double> stageQps, long wallNanos) {
+        this(policy, workload, records, load, stageQps, wallNanos, Map.of());
     }
 }

@@ -141,7 +141,7 @@ final class ClusterRun {
         }
         progress.accept(policyName, 1.0);
         return new PolicyRun(policyName, workload.name(), Arrays.asList(records), load, workload.stageQps(),
-                System.nanoTime() - wallStart);
+                System.nanoTime() - wallStart, policy.pluginReports());
     }
 
     private void linkConversations() {
@@ -330,7 +330,11 @@ final class ClusterRun {
 
         @Override
         public void onFinish(FinishReason reason, Usage usage, long nanos) {
-            placement.finished(nanos);
+            if (reason == FinishReason.ABORT) {
+                placement.finished(nanos);
+            } else {
+                placement.finished(nanos, usage.promptTokens(), usage.completionTokens(), usage.cachedTokens());
+            }
             WorkloadRequest r = requests.get(index);
             int status = reason == FinishReason.ABORT ? 0 : 200;
             end(index, new RequestRecord(r.id(), r.stage(), sentNanos, podNames[placement.pod()], status,

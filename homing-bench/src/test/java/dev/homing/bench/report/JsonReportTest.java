@@ -34,8 +34,8 @@ class JsonReportTest {
             PolicyRun run = report.runs().get(i);
             JsonNode r = json.get("runs").get(i);
             assertThat(names(r)).containsExactly("policy", "workload", "wallNanos", "stageQps", "hitRateBound",
-                    "beladyBound", "lruBound", "boundName", "hitRateOfBound", "summary", "diagnostics", "stages",
-                    "records", "load");
+                    "beladyBound", "lruBound", "boundName", "hitRateOfBound", "summary", "diagnostics",
+                    "pluginReports", "stages", "records", "load");
             assertThat(r.get("policy").asText()).isEqualTo(run.policy());
             assertThat(r.get("workload").asText()).isEqualTo(run.workload());
             Summary total = Summary.of(run.records());

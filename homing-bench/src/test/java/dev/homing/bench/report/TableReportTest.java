@@ -13,6 +13,30 @@ class TableReportTest {
     private static final List<String> POLICIES = List.of("homing", "round-robin", "random");
 
     @Test
+    void whatAPolicysPluginsReportIsPrintedUnderItsRunAndCarriedInTheJson() throws Exception {
+        BenchReport base = SampleReports.report("shared-prefix", POLICIES, false);
+        java.util.List<dev.homing.bench.result.PolicyRun> runs = new java.util.ArrayList<>();
+        for (dev.homing.bench.result.PolicyRun r : base.runs()) {
+            runs.add(r.policy().equals(POLICIES.get(1))
+                    ? new dev.homing.bench.result.PolicyRun(r.policy(), r.workload(), r.records(), r.load(),
+                            r.stageQps(), r.wallNanos(), Map.of("predicted-ttft-scorer",
+                                    new java.util.LinkedHashMap<>(Map.of("medianRelativeError", 0.0421))))
+                    : r);
+        }
+        BenchReport report = new BenchReport(base.scenario(), base.mode(), base.seed(), runs, base.hitRateBounds(),
+                base.cacheBounds(), base.parameters(), base.command());
+        String out = TableReport.render(report);
+        assertThat(out).contains("What the policies' plugins report")
+                .contains(POLICIES.get(1) + " / predicted-ttft-scorer: medianRelativeError=0.04210");
+        assertThat(TableReport.render(base)).doesNotContain("plugins report");
+        com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(JsonReport.render(report));
+        assertThat(json.get("runs").get(1).get("pluginReports").get("predicted-ttft-scorer")
+                .get("medianRelativeError").asDouble()).isEqualTo(0.0421);
+        assertThat(json.get("runs").get(0).get("pluginReports").isEmpty()).isTrue();
+    }
+
+    @Test
     void onePolicyRowPerRunWithTheBestOfEachColumnMarked() {
         String out = TableReport.render(SampleReports.report("shared-prefix", POLICIES, false));
         List<String> lines = out.lines().toList();

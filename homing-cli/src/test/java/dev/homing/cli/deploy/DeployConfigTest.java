@@ -32,8 +32,8 @@ class DeployConfigTest {
         assertThat(r.warnings()).isEmpty();
         assertThat(r.profiles()).singleElement().satisfies(p -> assertThat(p.scorers())
                 .extracting(ResolvedConfig.Weighted::type)
-                .containsExactlyInAnyOrder("prefix-cache-scorer", "queue-scorer", "kv-cache-utilization-scorer",
-                        "no-hit-lru-scorer", "active-request-scorer", "token-load-scorer"));
+                .containsExactlyInAnyOrder("prefix-cache-scorer", "kv-cache-utilization-scorer", "queue-depth-scorer",
+                        "no-hit-lru-scorer", "active-request-scorer", "token-load-scorer", "predicted-ttft-scorer"));
         assertThat(text).isEqualTo(BuiltInConfig.DEFAULT.text());
     }
 }

@@ -241,6 +241,6 @@ public final class Director {
         // llm-d's token estimator: without max_tokens, expect output of 1.5x the prompt; embeddings and other
         // requests that generate nothing (or nothing the router can tell) add their prompt only.
         long output = maxTokens > 0 ? maxTokens : r.fields().api().generates() ? Math.round(prompt * 1.5) : 0;
-        return target.load().acquire(prompt - cached, prompt + output);
+        return target.load().acquire(prompt - cached, cached, prompt + output);
     }
 }

@@ -81,11 +81,19 @@ public final class Dispatch implements AutoCloseable {
      * response starts; calling again, or never (closing implies it), is harmless.
      */
     public void firstToken() {
+        boolean first;
         synchronized (this) {
+            first = !prefilled && !closed;
             prefilled = true;
         }
         for (Lease l : leasesNow()) {
             l.prefillDone();
+        }
+        if (first) {
+            SchedulingResult r = result;
+            for (ResponseHooks h : hooks) {
+                h.onFirstToken(cycle, r);
+            }
         }
     }
 

@@ -29,6 +29,8 @@ public final class EndpointLoad {
     private final AtomicInteger unreflectedRequests = new AtomicInteger();
     private final AtomicLong unreflectedPromptTokens = new AtomicLong();
     private final AtomicLong pendingPrefillTokens = new AtomicLong();
+    private final AtomicLong pendingPrefillWork = new AtomicLong();
+    private final AtomicInteger pendingPrefillRequests = new AtomicInteger();
     private final ConcurrentSkipListMap<Long, Lease> unreflected = new ConcurrentSkipListMap<>();
     private final AtomicLong reflectedUpTo = new AtomicLong();
     private final String name;
@@ -61,15 +63,31 @@ public final class EndpointLoad {
      * @param totalTokens  prompt plus expected output tokens (an estimate), for token-load scoring
      */
     public Lease acquire(long promptTokens, long totalTokens) {
+        return acquire(promptTokens, 0, totalTokens);
+    }
+
+    /**
+     * Credits one request at once, knowing how much of its prompt the endpoint holds already.
+     *
+     * @param promptTokens prompt tokens that will need new KV blocks on this endpoint (an estimate)
+     * @param cachedTokens prompt tokens before them that the endpoint holds (an estimate): the new ones attend to
+     *                     them, so their prefill costs more the more there are
+     * @param totalTokens  prompt plus expected output tokens (an estimate), for token-load scoring
+     */
+    public Lease acquire(long promptTokens, long cachedTokens, long totalTokens) {
         long tokens = Math.max(0, totalTokens);
         // First, so that a listener that breaks its contract and throws leaves nothing credited behind.
         listener.acquired(name, tokens);
-        Lease lease = new Lease(this, dispatchSequence.incrementAndGet(), Math.max(0, promptTokens), tokens);
+        long uncached = Math.max(0, promptTokens);
+        Lease lease = new Lease(this, dispatchSequence.incrementAndGet(), uncached, tokens,
+                PrefillWork.of(uncached, Math.max(0, cachedTokens)));
         inFlightRequests.incrementAndGet();
         inFlightTokens.addAndGet(lease.totalTokens);
         unreflectedRequests.incrementAndGet();
         unreflectedPromptTokens.addAndGet(lease.promptTokens);
         pendingPrefillTokens.addAndGet(lease.promptTokens);
+        pendingPrefillWork.addAndGet(lease.prefillWork);
+        pendingPrefillRequests.incrementAndGet();
         unreflected.put(lease.sequence, lease);
         return lease;
     }
@@ -85,6 +103,8 @@ public final class EndpointLoad {
     void prefillDone(Lease lease) {
         if (lease.markPrefilled()) {
             pendingPrefillTokens.addAndGet(-lease.promptTokens);
+            pendingPrefillWork.addAndGet(-lease.prefillWork);
+            pendingPrefillRequests.decrementAndGet();
         }
     }
 
@@ -156,5 +176,19 @@ public final class EndpointLoad {
      */
     public long pendingPrefillTokens() {
         return pendingPrefillTokens.get();
+    }
+
+    /**
+     * The attention part of those prompts' prefill: Σ {@link PrefillWork#of} over the same requests. With
+     * {@link #pendingPrefillTokens} it prices the backlog as a vLLM step prices it (dense work per token, plus
+     * attention that grows with the context each token sees).
+     */
+    public long pendingPrefillWork() {
+        return pendingPrefillWork.get();
+    }
+
+    /** How many of this router's requests to the endpoint have not had their first token. */
+    public int pendingPrefillRequests() {
+        return pendingPrefillRequests.get();
     }
 }

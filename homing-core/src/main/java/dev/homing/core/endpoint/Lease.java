@@ -12,15 +12,17 @@ public final class Lease implements AutoCloseable {
     final long sequence;
     final long promptTokens;
     final long totalTokens;
+    final long prefillWork;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicBoolean reflected = new AtomicBoolean();
     private final AtomicBoolean prefilled = new AtomicBoolean();
 
-    Lease(EndpointLoad load, long sequence, long promptTokens, long totalTokens) {
+    Lease(EndpointLoad load, long sequence, long promptTokens, long totalTokens, long prefillWork) {
         this.load = load;
         this.sequence = sequence;
         this.promptTokens = promptTokens;
         this.totalTokens = totalTokens;
+        this.prefillWork = prefillWork;
     }
 
     /** Marks the request as visible in the endpoint's own metrics; true the first time. */

@@ -37,10 +37,12 @@ import dev.homing.core.plugins.scorer.LoadAwareScorer;
 import dev.homing.core.plugins.scorer.LoraAffinityScorer;
 import dev.homing.core.plugins.scorer.NoHitLruScorer;
 import dev.homing.core.plugins.scorer.PrefillLoadScorer;
+import dev.homing.core.plugins.scorer.QueueDepthScorer;
 import dev.homing.core.plugins.scorer.QueueScorer;
 import dev.homing.core.plugins.scorer.RunningRequestsSizeScorer;
 import dev.homing.core.plugins.scorer.SessionAffinityScorer;
 import dev.homing.core.plugins.scorer.TokenLoadScorer;
+import dev.homing.core.plugins.scorer.predicted.PredictedTtftScorer;
 import java.util.List;
 
 /**
@@ -60,6 +62,7 @@ public final class BuiltIns {
 
             // Scorers
             QueueScorer.PLUGIN_TYPE,
+            QueueDepthScorer.PLUGIN_TYPE,
             KvCacheUtilizationScorer.PLUGIN_TYPE,
             NoHitLruScorer.PLUGIN_TYPE,
             ActiveRequestScorer.PLUGIN_TYPE,
@@ -67,6 +70,7 @@ public final class BuiltIns {
             LoadAwareScorer.PLUGIN_TYPE,
             TokenLoadScorer.PLUGIN_TYPE,
             PrefillLoadScorer.PLUGIN_TYPE,
+            PredictedTtftScorer.PLUGIN_TYPE,
             SessionAffinityScorer.PLUGIN_TYPE,
             LoraAffinityScorer.PLUGIN_TYPE,
             ContextLengthAware.PLUGIN_TYPE,

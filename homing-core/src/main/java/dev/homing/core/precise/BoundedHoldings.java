@@ -108,6 +108,30 @@ final class BoundedHoldings {
         }
     }
 
+    /**
+     * Cuts the pod's speculative holdings of {@code keys} on {@code tier} short: each lasts at most until
+     * {@code untilNanos} (confirmed holdings, and keys it does not hold, are left as they are).
+     */
+    void settleSpeculatively(Pod pod, long[] keys, int tier, long untilNanos) {
+        int podTier = pod.id << POD_SHIFT | tier;
+        for (long key : keys) {
+            int slot = holdings.slotOf(key);
+            if (slot < 0) {
+                continue;
+            }
+            for (int h = holdings.slotValue(slot) & ID_MASK; h != NONE; h = holdings.nextOfKey(h)) {
+                int pt = holdings.podTier(h);
+                if ((pt & ~SPECULATIVE) == podTier) {
+                    if ((pt & SPECULATIVE) != 0) {
+                        speculative.shorten(h, untilNanos);
+                        speculative.queue(h, untilNanos);
+                    }
+                    break;
+                }
+            }
+        }
+    }
+
     /** Removes the speculative holdings that have expired by {@code nowNanos}. */
     void expire(long nowNanos) {
         for (int h = speculative.nextExpired(nowNanos); h != NONE; h = speculative.nextExpired(nowNanos)) {

@@ -118,6 +118,22 @@ public final class InMemoryPreciseIndex implements PreciseIndex {
     }
 
     @Override
+    public void settleSpeculatively(String podName, long[] keys, long untilNanos) {
+        if (keys.length == 0) {
+            return;
+        }
+        lock.lock();
+        try {
+            Pod pod = pods.get(podName);
+            if (pod != null) {
+                bounded.settleSpeculatively(pod, keys, tiers.gpu, untilNanos);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
     public void clear(String podName) {
         lock.lock();
         try {

@@ -9,7 +9,8 @@ import java.util.Map;
  * Which pods hold which KV blocks, as the pods themselves say in their KV-cache events (llm-d's kv-cache indexer):
  * router keys ({@link BlockKeys}) computed from each {@code BlockStored}'s tokens, and per pod a map from the engine's
  * block hashes to those keys, so {@code BlockRemoved} resolves. Holdings are tiered (GPU, CPU) and weighted when
- * scored. Speculative holdings mark a pick no event has confirmed yet; they expire after a TTL.
+ * scored. Speculative holdings mark a pick no event has confirmed yet; they expire after a TTL, or are cut short
+ * when the pick's prefill is done.
  *
  * <p>{@link InMemoryPreciseIndex} keeps it in this process; a host may provide another (the router's, shared by its
  * replicas through Redis) with a {@link PreciseIndexFactory}. Every implementation is bounded and thread-safe.
@@ -40,6 +41,14 @@ public interface PreciseIndex {
      * under the director's decision lock, so an implementation must not wait on I/O here.
      */
     void holdSpeculatively(String podName, long[] keys, long untilNanos);
+
+    /**
+     * The pick behind a speculative hold has prefilled its prompt (the pod's events will confirm the blocks) or will
+     * not (it failed): the pod's speculative holdings of these keys last at most until {@code untilNanos}. Confirmed
+     * holdings are not touched. Another pick's hold of the same keys is cut short too: the blocks are either there
+     * now, or were never going to be.
+     */
+    void settleSpeculatively(String podName, long[] keys, long untilNanos);
 
     /** Everything a pod held is gone (it restarted, reset its cache, or left the pool). */
     void clear(String podName);

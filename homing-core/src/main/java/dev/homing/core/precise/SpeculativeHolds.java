@@ -33,6 +33,11 @@ final class SpeculativeHolds {
         expiries.put(h, Math.max(expiries.get(h, untilNanos), untilNanos));
     }
 
+    /** A speculative holding cut short: it lasts until the earlier of its expiries. */
+    void shorten(int h, long untilNanos) {
+        expiries.put(h, Math.min(expiries.get(h, untilNanos), untilNanos));
+    }
+
     /** The holding is confirmed or gone: it no longer expires. */
     void end(int h) {
         expiries.remove(h);

@@ -130,15 +130,19 @@ class ConfigResolverTest {
     }
 
     @Test
-    void homingDefaultIsLlmdsPlusThreeExactLoadScorers() {
+    void homingDefaultIsPredictedTtftBesideLlmdsPrefixAndKvAndTheExactLoadScorers() {
         ResolvedConfig r = DefaultConfig.resolve(BuiltIns.registry(), CTX);
         assertThat(r.profiles().get(0).scorers()).extracting(ResolvedConfig.Weighted::name, ResolvedConfig.Weighted::weight)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("prefix-cache-scorer", 3.0),
-                        org.assertj.core.groups.Tuple.tuple("queue-scorer", 2.0),
                         org.assertj.core.groups.Tuple.tuple("kv-cache-utilization-scorer", 2.0),
+                        org.assertj.core.groups.Tuple.tuple("queue-depth-scorer", 2.0),
                         org.assertj.core.groups.Tuple.tuple("no-hit-lru-scorer", 1.0),
                         org.assertj.core.groups.Tuple.tuple("active-request-scorer", 1.0),
-                        org.assertj.core.groups.Tuple.tuple("token-load-scorer", 3.0));
+                        org.assertj.core.groups.Tuple.tuple("token-load-scorer", 3.0),
+                        org.assertj.core.groups.Tuple.tuple("predicted-ttft-scorer", 5.0));
+        // no scraped queue depth: a queue that flickers between 0 and 1 between steps must not swing a pick
+        assertThat(r.profiles().get(0).scorers()).extracting(ResolvedConfig.Weighted::name)
+                .doesNotContain("queue-scorer");
     }
 
     @Test

@@ -176,8 +176,8 @@ class DirectorTest {
         assertThat(again.target().name()).isEqualTo(first.target().name());
         assertThat(pool.snapshot().endpoints()).allSatisfy(e -> assertThat(e.inFlightRequests()).isZero());
         assertThat(first.primary().scores()).extracting(s -> s.type())
-                .containsExactly("prefix-cache-scorer", "queue-scorer", "kv-cache-utilization-scorer",
-                        "no-hit-lru-scorer", "active-request-scorer", "token-load-scorer");
+                .containsExactly("prefix-cache-scorer", "kv-cache-utilization-scorer", "queue-depth-scorer",
+                        "no-hit-lru-scorer", "active-request-scorer", "token-load-scorer", "predicted-ttft-scorer");
         // The explained pick is the one a real dispatch then makes; and nothing was recorded for the prompt.
         try (Dispatch d = director.dispatch(Requests.completion(prompt))) {
             assertThat(d.target().name()).isEqualTo(first.target().name());

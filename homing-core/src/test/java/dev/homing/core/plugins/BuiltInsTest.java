@@ -44,7 +44,7 @@ class BuiltInsTest {
     }
 
     /** Types Homing adds to llm-d's catalogue; anything else registered must be one of llm-d's. */
-    private static final Set<String> HOMING_ONLY = Set.of("prefill-load-scorer");
+    private static final Set<String> HOMING_ONLY = Set.of("prefill-load-scorer", "predicted-ttft-scorer", "queue-depth-scorer");
 
     @Test
     void everyLlmDTypeOfTheCatalogueIsRegisteredPlusHomingsOwn() {

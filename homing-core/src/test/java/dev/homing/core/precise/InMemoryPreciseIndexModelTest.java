@@ -84,11 +84,17 @@ class InMemoryPreciseIndexModelTest {
                     hashes.add(EventBlockHash.ofUint64(engine(podNo, s) + b));
                 }
                 apply(index, reference, pod, new BlockRemoved(hashes, media[r.nextInt(media.length)], null));
-            } else if (what < 67) {
+            } else if (what < 64) {
                 long[] keys = BlockKeys.of(index.root("m", null), tokens[s], BS, 1 + r.nextInt(BLOCKS));
                 long until = now + 1 + r.nextInt(r.nextInt(10) == 0 ? 5 : 200); // often out of order
                 index.holdSpeculatively(pod, keys, until);
                 reference.holdSpeculatively(pod, keys, until);
+            } else if (what < 67) {
+                // a pick's prefill done (a little more time) or failed (now): often before holds made later expire
+                long[] keys = BlockKeys.of(index.root("m", null), tokens[s], BS, 1 + r.nextInt(BLOCKS));
+                long until = r.nextBoolean() ? now : now + 1 + r.nextInt(20);
+                index.settleSpeculatively(pod, keys, until);
+                reference.settleSpeculatively(pod, keys, until);
             } else if (what < 68) {
                 apply(index, reference, pod, AllBlocksCleared.INSTANCE);
             } else if (what < 69) {

@@ -170,6 +170,28 @@ public abstract class PreciseIndexContract {
     }
 
     @Test
+    public void aSettledHoldLastsAtMostUntilItsSettlementAndAConfirmedHoldingStays() {
+        long s = 1_000_000_000L;
+        int[] a = tokens(8, 0);
+        int[] b = tokens(8, 500);
+        long[] keysA = BlockKeys.of(index.root("m", null), a, BS, 10);
+        long[] keysB = BlockKeys.of(index.root("m", null), b, BS, 10);
+        index.holdSpeculatively("pod-1", keysA, 600 * s); // until its prefill, at most 10 minutes
+        assertThat(matched(a, "m", null, 60 * s)).as("a minute in a queue").containsExactly(0, 2, 0);
+        index.settleSpeculatively("pod-1", keysA, 62 * s); // prefilled at 60 s: 2 s more for its events
+        index.settleSpeculatively("pod-1", keysA, 900 * s); // settling never lengthens a hold
+        assertThat(matched(a, "m", null, 61 * s)).containsExactly(0, 2, 0);
+        assertThat(matched(a, "m", null, 63 * s)).as("no event came").containsExactly(0, 0, 0);
+
+        index.apply("pod-2", List.of(stored(b, 0, 2, 40)));
+        index.holdSpeculatively("pod-2", keysB, 600 * s);
+        index.settleSpeculatively("pod-2", keysB, 0); // a confirmed holding is the pod's, whatever picks do
+        assertThat(matched(b, "m", null, 100 * s)).containsExactly(0, 0, 2);
+        index.settleSpeculatively("pod-0", keysB, 0); // nothing held there: nothing to do
+        assertThat(index.size("pod-0")).isZero();
+    }
+
+    @Test
     public void theBoundEvictsTheLeastRecentlyStored() {
         PreciseIndex small = newIndex(3, BS, 7, PreciseIndex.DEFAULT_TIER_WEIGHTS);
         int[] prompt = tokens(16, 0);

@@ -231,6 +231,27 @@ final class ReferencePreciseIndex implements PreciseIndex {
         }
     }
 
+    @Override
+    public void settleSpeculatively(String podName, long[] keys, long untilNanos) {
+        lock.lock();
+        try {
+            Pod pod = pods.get(podName);
+            if (pod == null) {
+                return;
+            }
+            for (long key : keys) {
+                Holding h = find(pod, key, tier("GPU"));
+                if (h != null && h.speculativeUntil != 0) {
+                    // 0 means confirmed here: a hold cut short to time 0 is kept just before it
+                    h.speculativeUntil = Math.min(h.speculativeUntil, untilNanos == 0 ? -1 : untilNanos);
+                    speculative.addLast(new Queued(h, h.speculativeUntil));
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Adds or refreshes a holding; a confirmed one stays confirmed. */
     private Holding hold(Pod pod, long key, byte tier, long speculativeUntil) {
         Holding h = find(pod, key, tier);

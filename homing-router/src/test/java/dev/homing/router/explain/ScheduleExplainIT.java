@@ -53,7 +53,7 @@ class ScheduleExplainIT {
         assertThat(profile.path("candidates")).hasSize(3);
         JsonNode c = profile.path("candidates").get(0);
         assertThat(c.path("scores").path("prefix-cache-scorer").path("weight").asDouble()).isEqualTo(3);
-        assertThat(c.path("scores").path("queue-scorer").path("weight").asDouble()).isEqualTo(2);
+        assertThat(c.path("scores").path("predicted-ttft-scorer").path("weight").asDouble()).isEqualTo(5);
         double total = 0;
         for (JsonNode s : c.path("scores")) {
             assertThat(s.path("weighted").asDouble()).isEqualTo(s.path("score").asDouble() * s.path("weight").asDouble());

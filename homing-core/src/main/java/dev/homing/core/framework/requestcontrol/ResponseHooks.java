@@ -19,6 +19,13 @@ public interface ResponseHooks extends Plugin {
     default void onHeaders(Cycle cycle, SchedulingResult result, int status, Map<String, String> extraHeaders) {
     }
 
+    /**
+     * Once, when the first output token arrives (the endpoint has prefilled the prompt), before the chunk that carries
+     * it is passed on; never for a response that ended before one.
+     */
+    default void onFirstToken(Cycle cycle, SchedulingResult result) {
+    }
+
     /** For every body chunk, in order, as it passes. Must be cheap: it runs on the streaming path. */
     default void onBodyChunk(Cycle cycle, SchedulingResult result, byte[] chunk, int offset, int length) {
     }

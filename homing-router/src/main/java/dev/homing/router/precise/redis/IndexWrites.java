@@ -18,7 +18,16 @@ final class IndexWrites {
 
     /** A holding, confirmed when {@code untilMicros} is 0, else speculative until then (epoch µs). */
     void hold(String pod, String tier, long key, long untilMicros) {
-        args.add("H");
+        timed("H", pod, tier, key, untilMicros);
+    }
+
+    /** A speculative holding cut short: it lasts at most until then (epoch µs); a confirmed one is left alone. */
+    void settle(String pod, String tier, long key, long untilMicros) {
+        timed("S", pod, tier, key, untilMicros);
+    }
+
+    private void timed(String op, String pod, String tier, long key, long untilMicros) {
+        args.add(op);
         args.add(pod);
         args.add(tier);
         args.add(Long.toString(key));

@@ -313,12 +313,34 @@ final class RedisPreciseIndex implements PreciseIndex {
             return;
         }
         long until = micros(untilNanos);
-        background.accept(() -> {
-            IndexWrites writes = newWrites();
+        writeInBackground(writes -> {
             for (int i = keys.length - 1; i >= 0; i--) {
                 writes.hold(podName, speculativeTier, keys[i], until);
             }
+        });
+    }
+
+    /** One {@code precise-write.lua} call of the changes {@code fill} makes, off the decision's thread. */
+    private void writeInBackground(Consumer<IndexWrites> fill) {
+        background.accept(() -> {
+            IndexWrites writes = newWrites();
+            fill.accept(writes);
             redis.attempt(r -> WRITE.run(r, writes.args()));
+        });
+    }
+
+    @Override
+    public void settleSpeculatively(String podName, long[] keys, long untilNanos) {
+        local.settleSpeculatively(podName, keys, untilNanos);
+        recent.settleSpeculatively(podName, keys, untilNanos);
+        if (keys.length == 0) {
+            return;
+        }
+        long until = micros(untilNanos);
+        writeInBackground(writes -> {
+            for (long key : keys) {
+                writes.settle(podName, speculativeTier, key, until);
+            }
         });
     }
 

@@ -1,6 +1,7 @@
 -- Applies a batch of changes to the shared precise index atomically; see RedisPreciseIndex for the layout.
 -- ARGV: namespace, max holdings, engine-map idle TTL (ms), then ops:
 --   H pod tier key until   a holding; until is "0" (confirmed by an event) or a speculative expiry (epoch µs)
+--   S pod tier key until   a speculative holding lasts at most until then (epoch µs); a confirmed one is left alone
 --   E pod engine key       the pod's engine block hash stands for this router key
 --   R pod tier engine      the pod no longer holds the block of this engine hash on this tier
 --   A adapter              a LoRA adapter's name, so every replica starts its chains from it
@@ -37,6 +38,16 @@ local function hold(pod, tier, key, untilUs)
   redis.call('SADD', ns .. 'p:' .. pod, tier .. '|' .. key)
 end
 
+local function settle(pod, tier, key, untilUs)
+  local b = ns .. 'b:' .. key
+  local f = tier .. '|' .. pod
+  local old = redis.call('HGET', b, f)
+  if old and old ~= '0' and tonumber(old) > tonumber(untilUs) then
+    redis.call('HSET', b, f, untilUs)
+    redis.call('ZADD', ns .. 's', untilUs, tier .. '|' .. key .. '|' .. pod)
+  end
+end
+
 local function tierLeft(pod, key)
   for _, f in ipairs(redis.call('HKEYS', ns .. 'b:' .. key)) do
     local bar = string.find(f, '|', 1, true)
@@ -54,6 +65,9 @@ while i <= #ARGV do
   local op = ARGV[i]
   if op == 'H' then
     hold(ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4])
+    i = i + 5
+  elseif op == 'S' then
+    settle(ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4])
     i = i + 5
   elseif op == 'E' then
     redis.call('HSET', ns .. 'e:' .. ARGV[i + 1], ARGV[i + 2], ARGV[i + 3])

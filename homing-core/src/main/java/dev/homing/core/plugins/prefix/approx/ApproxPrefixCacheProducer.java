@@ -8,7 +8,9 @@ import dev.homing.core.framework.plugin.PluginContext;
 import dev.homing.core.framework.plugin.PluginType;
 import dev.homing.core.framework.requestcontrol.DataProducer;
 import dev.homing.core.framework.requestcontrol.PreRequest;
+import dev.homing.core.framework.requestcontrol.Outcome;
 import dev.homing.core.framework.requestcontrol.Rerouted;
+import dev.homing.core.framework.requestcontrol.ResponseHooks;
 import dev.homing.core.framework.scheduling.Cycle;
 import dev.homing.core.framework.scheduling.CycleKey;
 import dev.homing.core.framework.scheduling.PrefixMatch;
@@ -27,12 +29,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Parameters and defaults as llm-d's {@code defaultConfig}: {@code autoTune} true (block size and per-endpoint
  * capacity from {@code vllm:cache_config_info}), {@code blockSizeTokens} 16 (four bytes per token),
  * {@code maxPrefixBlocksToMatch} 256, {@code maxPrefixTokensToMatch} 0 (off), {@code lruCapacityPerServer} 31,250.
- * Homing adds {@code maxIndexedBlocks} (1,000,000): one bound for the whole index whatever the number of endpoints.
+ * Homing adds {@code maxIndexedBlocks} (1,000,000): one bound for the whole index whatever the number of endpoints;
+ * and {@code autoTuneBytesPerToken} (false): with {@code autoTune}, turn each endpoint's capacity in tokens into bytes
+ * of text at the bytes per token its responses' {@code usage} shows rather than llm-d's fixed 4 (an index that thinks
+ * a pod holds less than it does sends a prompt away from the pod that still has it; one that thinks it holds more
+ * sends it where it was evicted).
  *
  * <p>The index is the host's ({@link LearnedState}: in memory, or shared by the router's replicas through Redis). Its
  * lookup starts in {@link #prepare}, before the decision lock, and is finished in {@link #produce}.
  */
-public final class ApproxPrefixCacheProducer extends NamedPlugin implements DataProducer, PreRequest, Rerouted {
+public final class ApproxPrefixCacheProducer extends NamedPlugin implements DataProducer, PreRequest, Rerouted,
+        ResponseHooks {
 
     public static final String TYPE = "approx-prefix-cache-producer";
     public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, ApproxPrefixCacheProducer::create);
@@ -42,7 +49,7 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
      * One request's block hashes and the block size they were cut with (matching and recording use that size), and
      * the index lookup begun for them.
      */
-    private record Hashed(long[] hashes, int blockSizeTokens, ApproxIndex.Lookup lookup) {
+    private record Hashed(long[] hashes, int blockSizeTokens, ApproxIndex.Lookup lookup, int promptBytes) {
     }
 
     /** This producer's own: a precise producer's fallback is another instance, whose hashes may be another size. */
@@ -57,6 +64,8 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
     private final int maxTokens;
     private final long lruCapacityPerServer;
     private final ApproxIndex index;
+    private final BytesPerToken bytesPerToken = new BytesPerToken();
+    private final boolean learnBytesPerToken;
     private final AtomicLong lookups = new AtomicLong();
     private final AtomicLong hitBlocks = new AtomicLong();
     private final AtomicLong queriedBlocks = new AtomicLong();
@@ -65,7 +74,19 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
     public ApproxPrefixCacheProducer(String name, boolean autoTune, int blockSizeTokens, int maxPrefixBlocksToMatch,
                                      int maxPrefixTokensToMatch, long lruCapacityPerServer, long maxIndexedBlocks,
                                      LearnedState learned) {
+        this(name, autoTune, blockSizeTokens, maxPrefixBlocksToMatch, maxPrefixTokensToMatch, lruCapacityPerServer,
+                maxIndexedBlocks, false, learned);
+    }
+
+    /**
+     * @param learnBytesPerToken with {@code autoTune}, size each endpoint's share by the bytes per token its responses
+     *                           show instead of llm-d's 4 (Homing's {@code autoTuneBytesPerToken})
+     */
+    public ApproxPrefixCacheProducer(String name, boolean autoTune, int blockSizeTokens, int maxPrefixBlocksToMatch,
+                                     int maxPrefixTokensToMatch, long lruCapacityPerServer, long maxIndexedBlocks,
+                                     boolean learnBytesPerToken, LearnedState learned) {
         super(TYPE, name);
+        this.learnBytesPerToken = learnBytesPerToken;
         if (blockSizeTokens <= 0) {
             throw new PluginConfigException("parameter 'blockSizeTokens' must be > 0, got " + blockSizeTokens);
         }
@@ -94,7 +115,8 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
      * pairing moves them here.
      */
     public static final Set<String> PARAMETERS = Set.of("autoTune", "blockSize", "blockSizeTokens",
-            "maxPrefixBlocksToMatch", "maxPrefixTokensToMatch", "lruCapacityPerServer", "maxIndexedBlocks");
+            "maxPrefixBlocksToMatch", "maxPrefixTokensToMatch", "lruCapacityPerServer", "maxIndexedBlocks",
+            "autoTuneBytesPerToken");
 
     static ApproxPrefixCacheProducer create(String name, Parameters p, PluginContext ctx) {
         if (p.has("blockSize") && !p.has("blockSizeTokens")) {
@@ -107,6 +129,7 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
                 p.integer("maxPrefixTokensToMatch", 0),
                 p.longValue("lruCapacityPerServer", 31_250),
                 p.longValue("maxIndexedBlocks", 1_000_000),
+                p.bool("autoTuneBytesPerToken", false),
                 ctx.learnedState());
         ctx.pool().onRemoved(e -> producer.index.removeEndpoint(e.name()));
         return producer;
@@ -122,7 +145,7 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
         int limit = maxTokens > 0 ? Math.max(1, maxTokens / bs) : maxBlocks;
         long[] h = PromptBlockHasher.hash(cycle.request().fields(), cycle.request().targetModel(), bs * BYTES_PER_TOKEN,
                 limit);
-        cycle.put(hashes, new Hashed(h, bs, index.lookup(h)));
+        cycle.put(hashes, new Hashed(h, bs, index.lookup(h), cycle.request().fields().prefixLength()));
     }
 
     @Override
@@ -134,7 +157,10 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
         }
         int[] matched = h.lookup().match(candidates, cycle.snapshot().size());
         cycle.put(matches, matched);
-        cycle.put(PrefixMatch.KEY, new PrefixMatch(matched, h.hashes().length, h.blockSizeTokens()));
+        // a block is blockSizeTokens × 4 bytes of text: as many tokens as that, unless the responses taught otherwise
+        int tokensPerBlock = learnBytesPerToken ? (int) Math.max(1,
+                Math.round(h.blockSizeTokens() * BYTES_PER_TOKEN / bytesPerToken.value())) : h.blockSizeTokens();
+        cycle.put(PrefixMatch.KEY, new PrefixMatch(matched, h.hashes().length, tokensPerBlock));
         int best = 0;
         for (int m : matched) {
             best = Math.max(best, m);
@@ -196,9 +222,28 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
         long blocks = target.metrics().numGpuBlocks();
         int engineBlock = target.metrics().blockSize();
         if (autoTune && blocks > 0 && engineBlock > 0) {
-            capacity = Math.max(1, blocks * engineBlock / h.blockSizeTokens());
+            // the pod holds blocks × engineBlock tokens; the index's blocks are blockSizeTokens × 4 bytes of text
+            double bytes = (double) blocks * engineBlock * bytesPerToken.value();
+            capacity = Math.max(1, (long) (bytes / ((long) h.blockSizeTokens() * BYTES_PER_TOKEN)));
         }
         return index.record(target.name(), h.hashes(), capacity);
+    }
+
+    /**
+     * The response said how many tokens the prompt was ({@code usage.prompt_tokens}): with the bytes the pick hashed,
+     * that tells how much text a pod's token of KV holds, which sizes each endpoint's share of the index.
+     */
+    @Override
+    public void onComplete(Cycle cycle, SchedulingResult result, Outcome outcome) {
+        Hashed h = cycle.get(hashes);
+        if (autoTune && learnBytesPerToken && h != null && !cycle.isDryRun()) {
+            bytesPerToken.observe(h.promptBytes(), outcome.promptTokens());
+        }
+    }
+
+    /** Bytes of prompt text per token, as learnt from responses (llm-d's 4 until one has said). */
+    public double bytesPerToken() {
+        return bytesPerToken.value();
     }
 
     /** Blocks of the best match over blocks queried, since start: llm-d's {@code prefix_indexer_hit_ratio}. */

@@ -10,7 +10,9 @@ import dev.homing.core.framework.plugin.PluginType;
 import dev.homing.core.framework.request.TokenSource;
 import dev.homing.core.framework.requestcontrol.DataProducer;
 import dev.homing.core.framework.requestcontrol.PreRequest;
+import dev.homing.core.framework.requestcontrol.Outcome;
 import dev.homing.core.framework.requestcontrol.Rerouted;
+import dev.homing.core.framework.requestcontrol.ResponseHooks;
 import dev.homing.core.framework.scheduling.Cycle;
 import dev.homing.core.framework.scheduling.CycleKey;
 import dev.homing.core.framework.scheduling.PrefixMatch;
@@ -40,22 +42,28 @@ import java.util.concurrent.atomic.AtomicLong;
  * under {@code indexerConfig}), {@code indexerConfig {kvBlockIndexConfig {...}, tokenizersPoolConfig {...},
  * kvCacheBackendConfigs [{name, weight}]}} (gpu 1.0, cpu 0.8), {@code kvEventsConfig} ({@link KvEventsSettings}),
  * {@code speculativeIndexing} (false), {@code speculativeTTL} (2s). Homing adds {@code maxIndexedBlocks}
- * (4,000,000 holdings), {@code maxPrefixTokensToMatch} (0: all) and {@code tokenTimeout} (5s).
+ * (4,000,000 holdings), {@code maxPrefixTokensToMatch} (0: all), {@code tokenTimeout} (5s), and for speculative holds
+ * {@code speculativeUntilPrefilled} (false: llm-d's fixed TTL; true: until the pick's prefill is done, then the TTL),
+ * {@code speculativeMaxAge} (10m) and {@code maxSpeculativeBlocksPerPod} (262,144): {@link SpeculativeOwnership}.
  *
  * <p>The index is made by the host's {@link PreciseIndexFactory} ({@link PluginContext#preciseIndexes()}: the router's
  * Redis-backed index when its replicas share state, in memory otherwise). Its lookup starts in {@link #prepare}, before the decision
  * lock, so an index with remote state does its round trip there.
  */
-public final class PrecisePrefixCacheProducer extends NamedPlugin implements DataProducer, PreRequest, Rerouted, KvEventFeed {
+public final class PrecisePrefixCacheProducer extends NamedPlugin implements DataProducer, PreRequest, Rerouted,
+        ResponseHooks, KvEventFeed {
 
     public static final String TYPE = "precise-prefix-cache-producer";
     public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, PrecisePrefixCacheProducer::create);
 
     private final CycleKey<Prepared> prepared = CycleKey.of("precise-prepared", Prepared.class);
+    /** The target's hold, and a P/D prefill endpoint's. */
+    private final CycleKey<SpeculativeOwnership.Hold[]> holds =
+            CycleKey.of("precise-holds", SpeculativeOwnership.Hold[].class);
     private final PreciseIndex index;
     private final KvEventsSettings events;
     private final boolean speculative;
-    private final long speculativeTtlNanos;
+    private final SpeculativeOwnership ownership;
     private final int maxBlocks;
     private final Duration tokenTimeout;
     private final TokenSource tokens;
@@ -67,11 +75,27 @@ public final class PrecisePrefixCacheProducer extends NamedPlugin implements Dat
     PrecisePrefixCacheProducer(String name, PreciseIndex index, KvEventsSettings events, boolean speculative,
                                Duration speculativeTtl, int maxPrefixTokens, Duration tokenTimeout, TokenSource tokens,
                                Ticker ticker, ApproxPrefixCacheProducer fallback) {
+        this(name, index, events, speculative, new Speculation(false, speculativeTtl, DEFAULT_MAX_AGE,
+                DEFAULT_MAX_SPECULATIVE_BLOCKS), maxPrefixTokens, tokenTimeout, tokens, ticker, fallback);
+    }
+
+    /** How speculative holds last: llm-d's TTL, or (Homing's) until the prefill is done, capped. */
+    record Speculation(boolean untilPrefilled, Duration ttl, Duration maxAge, long maxBlocksPerPod) {
+    }
+
+    /** Homing's caps on a hold that lasts until the prefill: 10 minutes, 262,144 blocks (4 M tokens of 16) a pod. */
+    static final Duration DEFAULT_MAX_AGE = Duration.ofMinutes(10);
+    static final long DEFAULT_MAX_SPECULATIVE_BLOCKS = 262_144;
+
+    PrecisePrefixCacheProducer(String name, PreciseIndex index, KvEventsSettings events, boolean speculative,
+                               Speculation speculation, int maxPrefixTokens, Duration tokenTimeout, TokenSource tokens,
+                               Ticker ticker, ApproxPrefixCacheProducer fallback) {
         super(TYPE, name);
         this.index = index;
         this.events = events;
         this.speculative = speculative;
-        this.speculativeTtlNanos = speculativeTtl.toNanos();
+        this.ownership = new SpeculativeOwnership(index, ticker, speculation.untilPrefilled(),
+                speculation.ttl().toNanos(), speculation.maxAge().toNanos(), speculation.maxBlocksPerPod());
         this.maxBlocks = maxPrefixTokens > 0 ? Math.max(1, maxPrefixTokens / index.blockSize()) : Integer.MAX_VALUE;
         this.tokenTimeout = tokenTimeout;
         this.tokens = tokens;
@@ -110,6 +134,16 @@ public final class PrecisePrefixCacheProducer extends NamedPlugin implements Dat
         KvEventsSettings events = NestedParameters.mapping(p, "kvEventsConfig", KvEventsParameters::read);
         boolean speculative = p.bool("speculativeIndexing", false);
         Duration ttl = p.duration("speculativeTTL", Duration.ofSeconds(2));
+        boolean untilPrefilled = p.bool("speculativeUntilPrefilled", false);
+        Duration maxAge = p.duration("speculativeMaxAge", DEFAULT_MAX_AGE);
+        long maxSpeculative = p.longValue("maxSpeculativeBlocksPerPod", DEFAULT_MAX_SPECULATIVE_BLOCKS);
+        if (maxAge.isNegative() || maxAge.isZero()) {
+            throw new PluginConfigException("parameter 'speculativeMaxAge' must be > 0, got " + maxAge);
+        }
+        if (maxSpeculative <= 0) {
+            throw new PluginConfigException("parameter 'maxSpeculativeBlocksPerPod' must be > 0, got "
+                    + maxSpeculative);
+        }
         long maxEntries = p.longValue("maxIndexedBlocks", 4_000_000);
         Duration timeout = p.duration("tokenTimeout", Duration.ofSeconds(5));
         if (blockSize[0] <= 0) {
@@ -124,10 +158,12 @@ public final class PrecisePrefixCacheProducer extends NamedPlugin implements Dat
         PreciseIndex index = ctx.preciseIndexes().create(maxEntries, blockSize[0], seed[0], tiers);
         ApproxPrefixCacheProducer fallback = new ApproxPrefixCacheProducer(name + "-fallback", true, blockSize[0], 256, 0,
                 31_250, 1_000_000, ctx.learnedState());
-        PrecisePrefixCacheProducer producer = new PrecisePrefixCacheProducer(name, index, events, speculative, ttl,
-                maxTokens[0], timeout, ctx.tokens().orElse(null), ctx.ticker(), fallback);
+        PrecisePrefixCacheProducer producer = new PrecisePrefixCacheProducer(name, index, events, speculative,
+                new Speculation(untilPrefilled, ttl, maxAge, maxSpeculative), maxTokens[0], timeout,
+                ctx.tokens().orElse(null), ctx.ticker(), fallback);
         ctx.pool().onRemoved(e -> {
             index.removePod(e.name());
+            producer.ownership.forget(e.name());
             fallback.index().removeEndpoint(e.name());
         });
         return producer;
@@ -214,16 +250,39 @@ public final class PrecisePrefixCacheProducer extends NamedPlugin implements Dat
         if (!speculative) {
             return;
         }
-        long until = ticker.nanos() + speculativeTtlNanos;
-        index.holdSpeculatively(result.target().name(), keys, until);
-        if (result.prefillTarget() != null) {
-            index.holdSpeculatively(result.prefillTarget().name(), keys, until);
+        SpeculativeOwnership.Hold target = ownership.hold(result.target().name(), keys);
+        SpeculativeOwnership.Hold prefill = result.prefillTarget() == null ? null
+                : ownership.hold(result.prefillTarget().name(), keys);
+        if (target != null || prefill != null) {
+            cycle.put(holds, new SpeculativeOwnership.Hold[] {target, prefill});
+        }
+    }
+
+    /** The prefill is done: the holds last the TTL more, for the pods' events to confirm the blocks. */
+    @Override
+    public void onFirstToken(Cycle cycle, SchedulingResult result) {
+        eachHold(cycle, ownership::prefilled);
+    }
+
+    /** Ended: a hold whose prefill never finished is dropped (a settled one is left to its TTL). */
+    @Override
+    public void onComplete(Cycle cycle, SchedulingResult result, Outcome outcome) {
+        eachHold(cycle, ownership::abandoned);
+    }
+
+    private void eachHold(Cycle cycle, java.util.function.Consumer<SpeculativeOwnership.Hold> action) {
+        SpeculativeOwnership.Hold[] h = cycle.get(holds);
+        if (h != null) {
+            for (SpeculativeOwnership.Hold hold : h) {
+                action.accept(hold);
+            }
         }
     }
 
     /**
      * The gateway served the request elsewhere: with speculative indexing, the endpoint that served holds the prompt
-     * speculatively until its KV events arrive (the pick's hold expires by itself). The pods' events stay the truth.
+     * speculatively until its prefill is done or its KV events arrive; the pick's hold (until its prefill) is dropped,
+     * a TTL hold expires by itself. The pods' events stay the truth.
      */
     @Override
     public void rerouted(Cycle cycle, EndpointState picked, EndpointState served) {
@@ -232,8 +291,20 @@ public final class PrecisePrefixCacheProducer extends NamedPlugin implements Dat
         if (keys == null) {
             fallback.rerouted(cycle, picked, served);
         } else if (speculative) {
-            index.holdSpeculatively(served.name(), keys, ticker.nanos() + speculativeTtlNanos);
+            SpeculativeOwnership.Hold[] h = cycle.get(holds);
+            SpeculativeOwnership.Hold prefill = null;
+            if (h != null) {
+                ownership.abandoned(h[0]);
+                prefill = h[1];
+            }
+            SpeculativeOwnership.Hold moved = ownership.hold(served.name(), keys);
+            cycle.put(holds, new SpeculativeOwnership.Hold[] {moved, prefill});
         }
+    }
+
+    /** Blocks held for a pod until their picks' prefills are done, not yet settled. */
+    public long speculativeBlocks(String pod) {
+        return ownership.outstanding(pod);
     }
 
     /** Requests matched approximately because their tokens could not be had. */

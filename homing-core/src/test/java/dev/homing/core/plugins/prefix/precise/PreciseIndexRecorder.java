@@ -53,6 +53,11 @@ final class PreciseIndexRecorder implements PreciseIndex {
     }
 
     @Override
+    public void settleSpeculatively(String podName, long[] keys, long untilNanos) {
+        inner.settleSpeculatively(podName, keys, untilNanos);
+    }
+
+    @Override
     public void clear(String podName) {
         inner.clear(podName);
     }

@@ -120,6 +120,98 @@ class PrecisePrefixCacheProducerTest {
         assertThat(third.get(PrefixMatch.KEY).matchedBlocks()).containsExactly(0, 0, 0);
     }
 
+    private static final String UNTIL_PREFILLED = "{\"tokenProcessorConfig\":{\"blockSize\":4},"
+            + "\"speculativeIndexing\":true,\"speculativeUntilPrefilled\":true,\"speculativeTTL\":\"2s\"";
+
+    /** Picks {@code pod} for the prompt {@code tokens}; returns the cycle, whose hooks the response then calls. */
+    private Cycle pick(PrecisePrefixCacheProducer p, int[] tokens, String pod) {
+        nextTokens.set(tokens);
+        Cycle c = cycle("x");
+        p.prepare(c);
+        p.produce(c, Pools.states(pool));
+        ProfileResult r = new ProfileResult("default", List.of(), Pools.states(pool), List.of(), new double[3],
+                List.of(pool.snapshot().get(pod)));
+        p.preRequest(c, new SchedulingResult(Map.of("default", r), "default"));
+        return c;
+    }
+
+    private int[] matched(PrecisePrefixCacheProducer p, int[] tokens) {
+        nextTokens.set(tokens);
+        Cycle c = cycle("x");
+        p.prepare(c);
+        p.produce(c, Pools.states(pool));
+        return c.get(PrefixMatch.KEY).matchedBlocks();
+    }
+
+    @Test
+    void aPicksBlocksBelongToItsPodThroughAMinuteInAQueueUntilItsFirstTokenThenTheTtl() throws Exception {
+        PrecisePrefixCacheProducer p = producer(UNTIL_PREFILLED + "}");
+        int[] prompt = PreciseIndexContract.tokens(12, 0);
+        Cycle c = pick(p, prompt, "pod-1");
+        ticker.advance(Duration.ofSeconds(60)); // queued behind long prefills: no event yet
+        assertThat(matched(p, prompt)).as("still the pod's after 60 s").containsExactly(0, 3, 0);
+        assertThat(p.speculativeBlocks("pod-1")).isEqualTo(3);
+        p.onFirstToken(c, null); // prefilled: the pod's events will say so within the TTL
+        assertThat(p.speculativeBlocks("pod-1")).isZero();
+        ticker.advance(Duration.ofSeconds(1));
+        assertThat(matched(p, prompt)).containsExactly(0, 3, 0);
+        ticker.advance(Duration.ofSeconds(2));
+        assertThat(matched(p, prompt)).as("no event confirmed it").containsExactly(0, 0, 0);
+        p.onComplete(c, null, dev.homing.core.framework.requestcontrol.Outcome.of(
+                dev.homing.core.framework.requestcontrol.Outcome.Cause.NATURAL, 200));
+        assertThat(p.speculativeBlocks("pod-1")).isZero();
+    }
+
+    @Test
+    void aPickThatFailsBeforeItsFirstTokenDropsItsHoldAtOnceAndItsMaximumAgeEndsItAnyway() throws Exception {
+        PrecisePrefixCacheProducer p = producer(UNTIL_PREFILLED + ",\"speculativeMaxAge\":\"5m\"}");
+        int[] failed = PreciseIndexContract.tokens(8, 0);
+        int[] forgotten = PreciseIndexContract.tokens(8, 900);
+        Cycle c = pick(p, failed, "pod-2");
+        pick(p, forgotten, "pod-0"); // its response never reports back
+        ticker.advance(Duration.ofSeconds(30));
+        p.onComplete(c, null, dev.homing.core.framework.requestcontrol.Outcome.of(
+                dev.homing.core.framework.requestcontrol.Outcome.Cause.ERROR, 503));
+        assertThat(matched(p, failed)).containsExactly(0, 0, 0);
+        assertThat(p.speculativeBlocks("pod-2")).isZero();
+        assertThat(matched(p, forgotten)).containsExactly(2, 0, 0);
+        ticker.advance(Duration.ofMinutes(5));
+        assertThat(matched(p, forgotten)).as("past the maximum age").containsExactly(0, 0, 0);
+    }
+
+    @Test
+    void aPodHoldsAtMostItsCapOfUnsettledBlocksLeadingBlocksFirst() throws Exception {
+        PrecisePrefixCacheProducer p = producer(UNTIL_PREFILLED + ",\"maxSpeculativeBlocksPerPod\":4}");
+        int[] first = PreciseIndexContract.tokens(12, 0); // 3 blocks
+        int[] second = PreciseIndexContract.tokens(12, 500); // 3 more: only 1 fits
+        int[] third = PreciseIndexContract.tokens(12, 900);
+        Cycle a = pick(p, first, "pod-1");
+        pick(p, second, "pod-1");
+        pick(p, third, "pod-1");
+        assertThat(p.speculativeBlocks("pod-1")).isEqualTo(4);
+        assertThat(matched(p, first)).containsExactly(0, 3, 0);
+        assertThat(matched(p, second)).as("its leading block").containsExactly(0, 1, 0);
+        assertThat(matched(p, third)).containsExactly(0, 0, 0);
+        p.onFirstToken(a, null);
+        assertThat(p.speculativeBlocks("pod-1")).isEqualTo(1);
+        pick(p, third, "pod-1");
+        assertThat(matched(p, third)).as("room again").containsExactly(0, 3, 0);
+        assertThat(p.speculativeBlocks("pod-1")).isEqualTo(4);
+    }
+
+    @Test
+    void llmDsSpeculationIsAFixedTtlWhateverTheResponse() throws Exception {
+        PrecisePrefixCacheProducer p = producer("{\"tokenProcessorConfig\":{\"blockSize\":4},"
+                + "\"speculativeIndexing\":true}");
+        int[] prompt = PreciseIndexContract.tokens(8, 0);
+        Cycle c = pick(p, prompt, "pod-1");
+        p.onComplete(c, null, dev.homing.core.framework.requestcontrol.Outcome.of(
+                dev.homing.core.framework.requestcontrol.Outcome.Cause.ERROR, 0));
+        assertThat(matched(p, prompt)).as("not dropped: llm-d keeps its TTL").containsExactly(0, 2, 0);
+        ticker.advance(Duration.ofMillis(2001));
+        assertThat(matched(p, prompt)).containsExactly(0, 0, 0);
+    }
+
     @Test
     void withoutTokensItFallsBackToApproximateMatchingAndCountsIt() throws Exception {
         PrecisePrefixCacheProducer p = producer("{}");
