@@ -134,19 +134,18 @@ public final class PredictedTtftScorer extends NamedPlugin implements Scorer, Pr
             int others = Math.max(0, Math.max(0, e.metrics().waiting()) - ours);
             int decoding = Math.max(Math.max(0, e.metrics().running()), e.load().inFlightRequests() - ours);
             TtftModel.Work mine = new TtftModel.Work(own, PrefillWork.of(own, cached), decoding, e.kvCacheUsage());
-            double backlog = model.backlog(e.name(), now) + others * meanWorkSeconds.value();
-            double p = model.predict(e.name(), mine, backlog, now);
+            TtftModel.Estimate est = model.estimate(e.name(), mine, others * meanWorkSeconds.value(), now);
+            double p = est.predicted();
             names[i] = e.name();
             work[i] = mine;
-            unqueued[i] = others == 0 && !model.queued(e.name());
+            unqueued[i] = others == 0 && !est.queued();
             predicted[i] = p;
             if (Double.isNaN(p)) {
                 // no trusted fit yet: rank by the prefill tokens ahead and own
                 cost[i] = Math.max(0, e.pendingPrefillTokens()) + others * meanUncached.value() + own;
             } else {
-                double speed = model.speed(e.name(), now);
-                backlogs[i] = backlog * speed;
-                ownSeconds[i] = model.seconds(mine) * speed;
+                backlogs[i] = est.backlog() * est.speed();
+                ownSeconds[i] = est.ownSeconds() * est.speed();
                 cost[i] = Math.max(1e-3, p);
             }
         }

@@ -51,6 +51,8 @@ final class TtftModel {
 
     private final LinearFit fleet = new LinearFit(FEATURES, FORGETTING);
     private final Map<String, Endpoint> endpoints = new LinkedHashMap<>(16, 0.75f, true);
+    private final double[] theta = new double[FEATURES];
+    private long thetaAt = -1;
 
     /** One request's prefill as the pick saw it, before the coefficients price it. */
     record Work(double uncached, double attention, double decoding, double kvUsage) {
@@ -84,6 +86,27 @@ final class TtftModel {
         long anchor;
         double logSpeed;
         long speedAt;
+    }
+
+    /**
+     * What one candidate looks like to a decision, read under one lock: the backlog ahead (this router's pending
+     * prefill, plus {@code othersSeconds} for other routers' waiting requests), whether this router has requests
+     * pending there, the predicted TTFT (NaN while the fit is not trusted), the request's own prefill in seconds, and
+     * the endpoint's speed factor (both already in the prediction).
+     */
+    record Estimate(double backlog, boolean queued, double predicted, double ownSeconds, double speed) {
+    }
+
+    synchronized Estimate estimate(String endpoint, Work own, double othersSeconds, long now) {
+        Endpoint e = endpoints.get(endpoint);
+        boolean queued = e != null && !e.pending.isEmpty();
+        if (!trusted()) {
+            return new Estimate(othersSeconds, queued, Double.NaN, 0, 1);
+        }
+        double backlog = backlog(endpoint, now) + othersSeconds;
+        double speed = e == null ? 1 : Math.exp(decayed(e, now));
+        double ownSeconds = own.seconds(theta());
+        return new Estimate(backlog, queued, (theta()[0] + backlog + ownSeconds) * speed, ownSeconds, speed);
     }
 
     /** Seconds of prefill queued ahead on the endpoint at {@code now}, priced with the current fit (0 untrusted). */
@@ -190,7 +213,7 @@ final class TtftModel {
     }
 
     synchronized double[] coefficients() {
-        return theta();
+        return theta().clone();
     }
 
     synchronized double speed(String endpoint, long now) {
@@ -211,12 +234,15 @@ final class TtftModel {
         return e == null ? 0 : e.pending.size();
     }
 
+    /** The fit's coefficients, copied again only when it has seen a new observation. */
     private double[] theta() {
-        double[] t = new double[FEATURES];
-        for (int i = 0; i < FEATURES; i++) {
-            t[i] = fleet.coefficient(i);
+        if (thetaAt != fleet.observations()) {
+            for (int i = 0; i < FEATURES; i++) {
+                theta[i] = fleet.coefficient(i);
+            }
+            thetaAt = fleet.observations();
         }
-        return t;
+        return theta;
     }
 
     private Endpoint endpoint(String name) {
