@@ -90,10 +90,22 @@ public record RoutingFields(
      * request whose prompt the router does not read.
      */
     public int estimatedPromptTokens() {
+        return estimatedPromptTokens(4);
+    }
+
+    /**
+     * Prompt tokens at {@code bytesPerToken} bytes of the text a token stands for (a rate learnt from responses'
+     * {@code usage}, say); exact for token-id prompts.
+     */
+    public int estimatedPromptTokens(double bytesPerToken) {
         if (tokenCount >= 0) {
             return tokenCount;
         }
-        int bytes = prefixSpans.length > 0 ? prefixLength() : promptLength;
-        return Math.max(1, bytes / 4);
+        return (int) Math.max(1, Math.floor(promptBytes() / bytesPerToken));
+    }
+
+    /** Bytes of the text the estimates count: what prefix affinity hashes, or the prompt when nothing is. */
+    public int promptBytes() {
+        return prefixSpans.length > 0 ? prefixLength() : promptLength;
     }
 }

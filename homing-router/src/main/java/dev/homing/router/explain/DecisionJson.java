@@ -34,7 +34,7 @@ public final class DecisionJson {
         if (match != null) {
             ObjectNode prefix = out.putObject("prefix");
             prefix.put("totalBlocks", match.totalBlocks());
-            prefix.put("blockSizeTokens", match.blockSizeTokens());
+            prefix.put("tokensPerBlock", match.tokensPerBlock());
             ObjectNode matched = prefix.putObject("matchedBlocks");
             for (EndpointState e : decision.cycle().snapshot().endpoints()) {
                 matched.put(e.name(), match.matched(e));

@@ -19,6 +19,7 @@ public final class Cycle {
     private final boolean dryRun;
     private final Map<CycleKey<?>, Object> state = new IdentityHashMap<>();
     private final Map<String, String> upstreamHeaders = new LinkedHashMap<>();
+    private long estimatedPromptTokens = -1;
 
     public Cycle(InferenceRequest request, EndpointSnapshot snapshot, long startNanos) {
         this(request, snapshot, startNanos, false);
@@ -54,7 +55,18 @@ public final class Cycle {
     /** The prompt's length in tokens: exact when a token producer put the ids in this cycle, else the estimate. */
     public long promptTokens() {
         PromptTokens t = get(PromptTokens.KEY);
-        return t != null ? t.length() : Math.max(0, request().estimatedPromptTokens());
+        if (t != null) {
+            return t.length();
+        }
+        return estimatedPromptTokens >= 0 ? estimatedPromptTokens : Math.max(0, request().estimatedPromptTokens());
+    }
+
+    /**
+     * A better estimate of the prompt's tokens than four bytes each, from a plugin that learnt the text's bytes per
+     * token: every plugin that prices tokens then counts the prompt and its cached part in the same tokens.
+     */
+    public void estimatePromptTokens(long tokens) {
+        estimatedPromptTokens = Math.max(0, tokens);
     }
 
     public EndpointSnapshot snapshot() {

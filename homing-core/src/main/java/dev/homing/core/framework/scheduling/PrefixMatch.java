@@ -9,9 +9,10 @@ import dev.homing.core.endpoint.EndpointState;
  *
  * @param matchedBlocks leading blocks held, by snapshot index
  * @param totalBlocks   blocks the prompt was cut into (0 when it is shorter than one block)
- * @param blockSizeTokens tokens per block, for turning blocks into tokens
+ * @param tokensPerBlock tokens per block, for turning blocks into tokens: fractional where a block is cut from text
+ *                       and the text's bytes per token were learnt
  */
-public record PrefixMatch(int[] matchedBlocks, int totalBlocks, int blockSizeTokens) {
+public record PrefixMatch(int[] matchedBlocks, int totalBlocks, double tokensPerBlock) {
 
     public static final CycleKey<PrefixMatch> KEY = CycleKey.of("prefix-match", PrefixMatch.class);
 
@@ -23,7 +24,7 @@ public record PrefixMatch(int[] matchedBlocks, int totalBlocks, int blockSizeTok
     /** Tokens of a prompt of {@code promptTokens} that the endpoint holds; 0 without a match in the cycle. */
     public static long cachedTokens(Cycle cycle, EndpointState endpoint, long promptTokens) {
         PrefixMatch match = cycle.get(KEY);
-        return match == null ? 0 : Math.min(promptTokens, (long) match.matched(endpoint) * match.blockSizeTokens);
+        return match == null ? 0 : Math.min(promptTokens, Math.round(match.matched(endpoint) * match.tokensPerBlock));
     }
 
     /** Share of the prompt held, 0..1; 0 when the prompt has no blocks. */

@@ -12,7 +12,7 @@ import dev.homing.core.framework.scheduling.PrefixMatch;
 
 /**
  * llm-d's {@code prefix-based-pd-decider}: prefill remotely when the part of the prompt the decode endpoint does not
- * hold is long enough to be worth the KV transfer, {@code inputTokens − matchedBlocks · blockSizeTokens ≥
+ * hold is long enough to be worth the KV transfer, {@code inputTokens − matchedBlocks · tokensPerBlock ≥
  * nonCachedTokens}. {@code nonCachedTokens} 0 (the default) disables disaggregation; {@code promptTokens} (0, off)
  * additionally requires a prompt of at least that many tokens. Input tokens are exact for token-id prompts, else
  * the prompt's bytes / 4. Without prefix information there is no disaggregation, as in llm-d.

@@ -6,6 +6,7 @@ import dev.homing.core.framework.plugin.Parameters;
 import dev.homing.core.framework.plugin.PluginConfigException;
 import dev.homing.core.framework.plugin.PluginContext;
 import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.framework.plugin.SelfReporting;
 import dev.homing.core.framework.requestcontrol.DataProducer;
 import dev.homing.core.framework.requestcontrol.PreRequest;
 import dev.homing.core.framework.requestcontrol.Outcome;
@@ -17,7 +18,9 @@ import dev.homing.core.framework.scheduling.PrefixMatch;
 import dev.homing.core.framework.scheduling.SchedulingResult;
 import dev.homing.core.learned.ApproxIndex;
 import dev.homing.core.learned.LearnedState;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -39,7 +42,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * lookup starts in {@link #prepare}, before the decision lock, and is finished in {@link #produce}.
  */
 public final class ApproxPrefixCacheProducer extends NamedPlugin implements DataProducer, PreRequest, Rerouted,
-        ResponseHooks {
+        ResponseHooks, SelfReporting {
 
     public static final String TYPE = "approx-prefix-cache-producer";
     public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, ApproxPrefixCacheProducer::create);
@@ -69,6 +72,7 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
     private final AtomicLong lookups = new AtomicLong();
     private final AtomicLong hitBlocks = new AtomicLong();
     private final AtomicLong queriedBlocks = new AtomicLong();
+    private final ClaimAccuracy claims = new ClaimAccuracy();
 
     /** @param learned where the index lives: it is made there under this producer's name */
     public ApproxPrefixCacheProducer(String name, boolean autoTune, int blockSizeTokens, int maxPrefixBlocksToMatch,
@@ -145,7 +149,11 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
         int limit = maxTokens > 0 ? Math.max(1, maxTokens / bs) : maxBlocks;
         long[] h = PromptBlockHasher.hash(cycle.request().fields(), cycle.request().targetModel(), bs * BYTES_PER_TOKEN,
                 limit);
-        cycle.put(hashes, new Hashed(h, bs, index.lookup(h), cycle.request().fields().prefixLength()));
+        cycle.put(hashes, new Hashed(h, bs, index.lookup(h), cycle.request().fields().promptBytes()));
+        if (autoTune && learnBytesPerToken) {
+            // the prompt counted at the rate its blocks are, so that its cached part is never more than its length
+            cycle.estimatePromptTokens(cycle.request().fields().estimatedPromptTokens(bytesPerToken.value()));
+        }
     }
 
     @Override
@@ -157,10 +165,7 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
         }
         int[] matched = h.lookup().match(candidates, cycle.snapshot().size());
         cycle.put(matches, matched);
-        // a block is blockSizeTokens × 4 bytes of text: as many tokens as that, unless the responses taught otherwise
-        int tokensPerBlock = learnBytesPerToken ? (int) Math.max(1,
-                Math.round(h.blockSizeTokens() * BYTES_PER_TOKEN / bytesPerToken.value())) : h.blockSizeTokens();
-        cycle.put(PrefixMatch.KEY, new PrefixMatch(matched, h.hashes().length, tokensPerBlock));
+        cycle.put(PrefixMatch.KEY, new PrefixMatch(matched, h.hashes().length, tokensPerBlock(h)));
         int best = 0;
         for (int m : matched) {
             best = Math.max(best, m);
@@ -168,6 +173,14 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
         lookups.incrementAndGet();
         queriedBlocks.addAndGet(h.hashes().length);
         hitBlocks.addAndGet(best);
+    }
+
+    /**
+     * A block is blockSizeTokens × 4 bytes of text: as many tokens as that, unless the responses taught otherwise
+     * (then a fraction: rounding 9.4 tokens a block to 9 would under-count every long match by 4 %).
+     */
+    private double tokensPerBlock(Hashed h) {
+        return learnBytesPerToken ? h.blockSizeTokens() * BYTES_PER_TOKEN / bytesPerToken.value() : h.blockSizeTokens();
     }
 
     /**
@@ -236,9 +249,34 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Data
     @Override
     public void onComplete(Cycle cycle, SchedulingResult result, Outcome outcome) {
         Hashed h = cycle.get(hashes);
-        if (autoTune && learnBytesPerToken && h != null && !cycle.isDryRun()) {
+        if (h == null || cycle.isDryRun()) {
+            return;
+        }
+        if (autoTune && learnBytesPerToken) {
             bytesPerToken.observe(h.promptBytes(), outcome.promptTokens());
         }
+        int[] matched = cycle.get(matches);
+        EndpointState target = result.target();
+        if (matched != null && outcome.succeeded() && outcome.promptTokens() > 0 && outcome.cachedTokens() >= 0) {
+            double perBlock = tokensPerBlock(h);
+            long held = target.index() < matched.length ? matched[target.index()] : 0;
+            long claimed = Math.min(outcome.promptTokens(), Math.round(held * perBlock));
+            int engineBlock = Math.max(1, target.metrics().blockSize());
+            claims.observe(claimed, outcome.cachedTokens(), 2 * Math.max(engineBlock, Math.round(perBlock)));
+        }
+    }
+
+    /**
+     * The bytes per token in use, the share of the prompt's blocks the best pod held (llm-d's hit ratio), and how
+     * the index's claims compared with the cached tokens the pods reported ({@link ClaimAccuracy}).
+     */
+    @Override
+    public Map<String, Double> report() {
+        Map<String, Double> out = new LinkedHashMap<>();
+        out.put("bytesPerToken", bytesPerToken.value());
+        out.put("hitRatio", hitRatio());
+        out.putAll(claims.report());
+        return out;
     }
 
     /** Bytes of prompt text per token, as learnt from responses (llm-d's 4 until one has said). */

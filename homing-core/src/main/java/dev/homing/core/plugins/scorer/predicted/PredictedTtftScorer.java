@@ -308,7 +308,7 @@ public final class PredictedTtftScorer extends NamedPlugin implements Scorer, Pr
     /**
      * The predictions compared with what happened ({@link PredictionLog.Summary}) and the fleet's coefficients: the
      * intercept in seconds, then seconds per 10k uncached tokens, per 10^8 attention pairs, per decoding request × 100k
-     * tokens, per 64 decoding requests, per unit of KV-cache usage.
+     * tokens, per 64 decoding requests.
      */
     @Override
     public Map<String, Double> report() {
@@ -320,7 +320,7 @@ public final class PredictedTtftScorer extends NamedPlugin implements Scorer, Pr
         out.put("medianBias", s.medianBias());
         double[] c = model.coefficients();
         String[] names = {"interceptSeconds", "secondsPer10kTokens", "secondsPer1e8Attention",
-            "secondsPerDecodingX100kTokens"};
+            "secondsPerDecodingX100kTokens", "secondsPer64Decoding"};
         for (int i = 0; i < names.length; i++) {
             out.put(names[i], model.trusted() ? c[i] : Double.NaN);
         }

@@ -14,6 +14,7 @@ import dev.homing.core.fixtures.Requests;
 import dev.homing.core.framework.plugin.Parameters;
 import dev.homing.core.framework.plugin.PluginConfigException;
 import dev.homing.core.framework.plugin.PluginContext;
+import dev.homing.core.framework.requestcontrol.Outcome;
 import dev.homing.core.framework.scheduling.Cycle;
 import dev.homing.core.framework.scheduling.PrefixMatch;
 import dev.homing.core.framework.scheduling.ProfileResult;
@@ -50,7 +51,10 @@ class ApproxPrefixCacheProducerTest {
     }
 
     private void picked(ApproxPrefixCacheProducer p, String prompt, String target, String prefill) {
-        Cycle c = new Cycle(Requests.completion(prompt), pool.snapshot(), 0);
+        pick(p, new Cycle(Requests.completion(prompt), pool.snapshot(), 0), target, prefill);
+    }
+
+    private SchedulingResult pick(ApproxPrefixCacheProducer p, Cycle c, String target, String prefill) {
         p.prepare(c);
         p.produce(c, Pools.states(pool));
         Map<String, ProfileResult> results = new LinkedHashMap<>();
@@ -61,7 +65,9 @@ class ApproxPrefixCacheProducerTest {
             results.put("prefill", new ProfileResult("prefill", List.of(), all, List.of(), new double[3],
                     List.of(pool.snapshot().get(prefill))));
         }
-        p.preRequest(c, new SchedulingResult(results, "decode", prefill == null ? null : "prefill"));
+        SchedulingResult result = new SchedulingResult(results, "decode", prefill == null ? null : "prefill");
+        p.preRequest(c, result);
+        return result;
     }
 
     @Test
@@ -84,7 +90,7 @@ class ApproxPrefixCacheProducerTest {
         }
         String prompt = Requests.prose(2, 200);
         PrefixMatch first = lookup(p, prompt);
-        assertThat(first.blockSizeTokens()).isEqualTo(64); // 256 bytes per block now
+        assertThat(first.tokensPerBlock()).isEqualTo(64); // 256 bytes per block now
         // the first request after the scrape is already cut in 256-byte blocks, the size its match reports
         assertThat(first.totalBlocks()).isEqualTo((prompt.length() + 2 + 255) / 256);
         picked(p, prompt, "pod-1", null);
@@ -115,8 +121,61 @@ class ApproxPrefixCacheProducerTest {
         large.prepare(c);
         small.produce(c, Pools.states(pool));
         PrefixMatch m = c.get(PrefixMatch.KEY);
-        assertThat(m.blockSizeTokens()).isEqualTo(4);
+        assertThat(m.tokensPerBlock()).isEqualTo(4);
         assertThat(m.totalBlocks()).isEqualTo((prompt.length() + 2 + 15) / 16);
+    }
+
+    /**
+     * A pod's response says its prompt was one token per 8 bytes: the next request's prompt is counted at 8 bytes a
+     * token, a 64-byte block of the index holds 8 tokens, and the pod's share of the index holds its KV capacity at
+     * that rate. Prompt and match in the same tokens: a whole match is the whole prompt, never more.
+     */
+    @Test
+    void learntBytesPerTokenCountsPromptMatchAndCapacityAlike() throws Exception {
+        ApproxPrefixCacheProducer p = producer("{\"autoTuneBytesPerToken\":true}");
+        for (EndpointState e : Pools.states(pool)) {
+            scrape(pool, e.name(), new EndpointMetrics(0, 0, 0, 16, 100, Set.of(), Set.of(), -1, 0));
+        }
+        String prompt = Requests.prose(5, 400);
+        Cycle first = new Cycle(Requests.completion(prompt), pool.snapshot(), 0);
+        int bytes = first.request().fields().promptBytes();
+        assertThat(first.promptTokens()).isEqualTo(bytes / 4); // llm-d's four until a response says otherwise
+        SchedulingResult result = pick(p, first, "pod-1", null);
+        p.onComplete(first, result, new Outcome(Outcome.Cause.NATURAL, 200, bytes / 8, 10, 0));
+        assertThat(p.bytesPerToken()).isCloseTo(8.0, org.assertj.core.data.Offset.offset(0.01));
+
+        Cycle next = new Cycle(Requests.completion(prompt), pool.snapshot(), 0);
+        p.prepare(next);
+        p.produce(next, Pools.states(pool));
+        long tokens = next.promptTokens();
+        assertThat(tokens).isBetween(bytes / 8L - 1, bytes / 8L); // the rate learnt is bytes / (bytes / 8), a hair over 8
+        PrefixMatch m = next.get(PrefixMatch.KEY);
+        assertThat(m.tokensPerBlock()).isCloseTo(8.0, org.assertj.core.data.Offset.offset(0.01));
+        long cached = PrefixMatch.cachedTokens(next, pool.snapshot().get("pod-1"), tokens);
+        assertThat(cached).isLessThanOrEqualTo(tokens).isGreaterThan(tokens - 8);
+        // 100 blocks of 16 tokens at 8 bytes each: 12,800 bytes, 200 of the index's 64-byte blocks
+        for (int i = 0; i < 20; i++) {
+            picked(p, Requests.prose(100 + i, 400), "pod-1", null);
+        }
+        assertThat(p.index().size("pod-1")).isEqualTo(200);
+    }
+
+    /** The pod answered with fewer cached tokens than the index claimed, then with as many: one over-claim of two. */
+    @Test
+    void reportsHowTheIndexsClaimsComparedWithThePodsCachedTokens() throws Exception {
+        ApproxPrefixCacheProducer p = producer("{\"autoTune\":false}");
+        String prompt = Requests.prose(6, 300);
+        picked(p, prompt, "pod-0", null);
+        long tokens = new Cycle(Requests.completion(prompt), pool.snapshot(), 0).promptTokens();
+        for (long podCached : new long[] {0, tokens}) {
+            Cycle c = new Cycle(Requests.completion(prompt), pool.snapshot(), 0);
+            SchedulingResult r = pick(p, c, "pod-0", null);
+            p.onComplete(c, r, new Outcome(Outcome.Cause.NATURAL, 200, tokens, 5, podCached));
+        }
+        Map<String, Double> report = p.report();
+        assertThat(report).containsEntry("claimsCompared", 2.0).containsEntry("overClaimedShare", 0.5)
+                .containsEntry("underClaimedShare", 0.0);
+        assertThat(report.get("claimedOverCachedTokens")).isCloseTo(2.0, org.assertj.core.data.Offset.offset(0.05));
     }
 
     @Test

@@ -55,6 +55,45 @@ class TtftModelTest {
     }
 
     @Test
+    void aWorksSecondsAreItsFeaturesPricedPastTheIntercept() {
+        SplittableRandom r = new SplittableRandom(3);
+        for (int i = 0; i < 100; i++) {
+            TtftModel.Work w = new TtftModel.Work(r.nextLong(0, 100_000), r.nextDouble(0, 1e9), r.nextInt(0, 200), 0);
+            double[] theta = new double[TtftModel.FEATURES];
+            for (int k = 0; k < theta.length; k++) {
+                theta[k] = r.nextDouble(-0.1, 1);
+            }
+            double[] x = w.features();
+            assertThat(x).hasSize(TtftModel.FEATURES);
+            double dot = 0;
+            for (int k = 1; k < x.length; k++) {
+                dot += theta[k] * x[k];
+            }
+            assertThat(w.seconds(theta)).isEqualTo(Math.max(0, dot));
+        }
+    }
+
+    @Test
+    void aPodsDecodeBatchIsLearntAsTheLongerStepItMakes() {
+        // the law plus 2 ms a decoding request (a step's decode share), on prompts short and long
+        TtftModel m = new TtftModel();
+        SplittableRandom r = new SplittableRandom(2);
+        for (int i = 0; i < 400; i++) {
+            long u = r.nextLong(100, 20_000);
+            long c = r.nextLong(0, 10_000);
+            int decoding = r.nextInt(0, 128);
+            TtftModel.Work w = new TtftModel.Work(u, PrefillWork.of(u, c), decoding, 0);
+            TtftModel.Pending p = m.enqueue("p", w, i * S);
+            m.firstToken("p", p, true, Double.NaN, law(w) + 0.002 * decoding, i * S);
+        }
+        // a 300-token question after a cached 3,000-token system prompt: 0.128 s slower beside 64 decoding requests
+        TtftModel.Work idle = new TtftModel.Work(300, PrefillWork.of(300, 3000), 0, 0);
+        TtftModel.Work busy = new TtftModel.Work(300, PrefillWork.of(300, 3000), 64, 0);
+        assertThat(m.predict("q", busy, 0, 0) - m.predict("q", idle, 0, 0)).isCloseTo(0.128, within(2e-3));
+        assertThat(m.coefficients()[4]).isCloseTo(0.128, within(2e-3));
+    }
+
+    @Test
     void theBacklogIsThePendingWorkWhoseHeadDrainsInRealTime() {
         TtftModel m = trained(100);
         long t0 = 1_000 * S;
