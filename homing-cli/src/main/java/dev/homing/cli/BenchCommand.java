@@ -57,7 +57,7 @@ import picocli.CommandLine.Unmatched;
             "Prints a table and writes report.json and report.html (one offline page with plots) into --out.",
             "Subcommands measure the router's own hot paths."},
         subcommands = {BenchCommand.Jmh.class, BenchCommand.Footprint.class, BenchExtProcCommand.class,
-            BenchReplicasCommand.class})
+            BenchReplicasCommand.class, BenchProxyCommand.class, BenchStreamsCommand.class})
 final class BenchCommand implements Callable<Integer> {
 
     static final String DEFAULT_SCENARIO = "quick";

@@ -20,7 +20,6 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -91,7 +90,7 @@ final class BenchReplicasCommand implements Callable<Integer> {
         Process server = null;
         String url = redis;
         if (url == null) {
-            int port = freePort();
+            int port = FreePorts.of(1)[0];
             server = startRedis(port);
             url = "redis://127.0.0.1:" + port;
         }
@@ -312,12 +311,6 @@ final class BenchReplicasCommand implements Callable<Integer> {
         Arrays.sort(sorted);
         int i = (int) Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1);
         return sorted[Math.max(0, i)];
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 
     /** Debian's redis-server, no persistence, loopback only; waits until it accepts connections. */

@@ -46,7 +46,7 @@ import dev.homing.router.scrape.MetricsScraper;
 import dev.homing.router.learned.RedisLearnedState;
 import dev.homing.router.shared.SharedState;
 import dev.homing.router.tokens.PodTokenSource;
-import java.net.http.HttpClient;
+import dev.homing.router.upstream.UpstreamClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -59,6 +59,8 @@ import java.util.function.UnaryOperator;
 public final class RouterServer implements AutoCloseable {
 
     private static final CoreMetricsExtractor BUILT_IN_EXTRACTOR = CoreMetricsExtractor.builtIn();
+    /** One scrape in flight per pod at a time: one kept connection each, a second for a models fetch's overlap. */
+    private static final int SCRAPE_CONNECTIONS_PER_POD = 2;
 
     private final RouterOptions options;
     /**
@@ -129,14 +131,16 @@ public final class RouterServer implements AutoCloseable {
                     : parts.add(KubernetesApi.connect(options.kubeconfig()));
             this.discovery = parts.add(discovery(options, kubernetes), Discovery::start);
             // scraper: each endpoint's metrics and models
-            HttpClient scrapeClient = parts.add(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                    .connectTimeout(options.scrapeTimeout()).build());
-            parts.add(new MetricsScraper(pool, catalog, scrapeClient, options.scrapeInterval(), options.scrapeTimeout(),
+            // the scrape timeout bounds each step: the connection, the response head, each wait for more of the body
+            UpstreamClient scrapeClient = parts.add(new UpstreamClient(options.scrapeTimeout(), options.scrapeTimeout(),
+                    options.scrapeTimeout(), SCRAPE_CONNECTIONS_PER_POD, UpstreamClient.DEFAULT_IDLE_TIMEOUT));
+            parts.add(new MetricsScraper(pool, catalog, scrapeClient, options.scrapeInterval(),
                     options.modelsInterval(), ticker, (e, ok, nanos) -> metrics.pool().scraped(e, ok),
                     this::metricsExtractor), MetricsScraper::start);
             // intake, upstream and relay: from a client's request to a pod and back
             RequestIntake intake = new RequestIntake(catalog, options.maxBodyBytes());
             Upstream upstream = parts.add(new Upstream(options.connectTimeout(), options.responseTimeout()));
+            pool.onRemoved(upstream::forget);
             InferenceHandler relay = new InferenceHandler(director, catalog, intake, upstream, metrics.requests(),
                     ticker, options.maxAttempts(), DecisionJson::compact);
             // admin, then the API: a router takes requests only once all else runs

@@ -14,7 +14,6 @@ import java.io.InputStream;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * Turns a request into an {@link InferenceRequest}, or into the OpenAI-shaped error to answer instead: reads the body
@@ -90,7 +89,7 @@ public final class RequestIntake {
         if (fields.model() != null && catalog.knownNotServed(fields.model())) {
             return Result.failed(OpenAiError.modelNotFound(fields.model()));
         }
-        String requestId = h.computeIfAbsent("x-request-id", k -> UUID.randomUUID().toString());
+        String requestId = h.computeIfAbsent("x-request-id", k -> RequestIds.next());
         return new Result(new InferenceRequest(requestId, fields, h), body, null);
     }
 

@@ -70,11 +70,20 @@ public final class UsageScanner {
      * @param onResponseId told the response's id once, as soon as it has passed (null: nobody)
      */
     public UsageScanner(boolean sse, Consumer<String> onResponseId) {
+        this(sse, onResponseId, -1);
+    }
+
+    /**
+     * @param bodyLength the body's declared length, -1 when unknown: a shorter body than the head and tail windows
+     *                   gets windows of its size (a proxy scans every response; most are a few hundred bytes)
+     */
+    public UsageScanner(boolean sse, Consumer<String> onResponseId, long bodyLength) {
         this.sse = sse;
         this.onResponseId = onResponseId;
         this.line = sse ? new ByteArrayOutputStream(512) : null;
-        this.tail = sse ? null : new byte[TAIL];
-        this.head = sse ? null : new byte[HEAD];
+        int window = bodyLength > 0 && bodyLength < TAIL ? (int) bodyLength : TAIL;
+        this.tail = sse ? null : new byte[window];
+        this.head = sse ? null : new byte[Math.min(HEAD, window)];
     }
 
     /** The next bytes of the response body, as relayed. */
@@ -89,10 +98,10 @@ public final class UsageScanner {
 
     private void acceptJson(byte[] chunk, int offset, int length) {
         if (!headDone) {
-            int n = Math.min(length, HEAD - headLength);
+            int n = Math.min(length, head.length - headLength);
             System.arraycopy(chunk, offset, head, headLength, n);
             headLength += n;
-            LeadingId leading = LeadingId.of(head, headLength, headLength == HEAD);
+            LeadingId leading = LeadingId.of(head, headLength, headLength == head.length);
             if (leading.decided()) {
                 headDone = true;
                 head = null;
@@ -101,11 +110,12 @@ public final class UsageScanner {
         }
         // the tail as a ring, each byte at its position in the body modulo TAIL: only a chunk's last TAIL bytes are
         // copied
-        int skipped = Math.max(0, length - TAIL);
+        int ring = tail.length;
+        int skipped = Math.max(0, length - ring);
         int from = offset + skipped;
         int n = length - skipped;
-        int at = (int) ((total + skipped) % TAIL);
-        int first = Math.min(n, TAIL - at);
+        int at = (int) ((total + skipped) % ring);
+        int first = Math.min(n, ring - at);
         System.arraycopy(chunk, from, tail, at, first);
         System.arraycopy(chunk, from + first, tail, 0, n - first);
         total += length;
@@ -227,13 +237,14 @@ public final class UsageScanner {
      * only be a key (a quote inside a string is escaped), and vLLM's top-level one is its last.
      */
     private JsonNode tailUsage() {
-        int n = (int) Math.min(total, TAIL);
+        int ring = tail.length;
+        int n = (int) Math.min(total, ring);
         if (n == 0) {
             return JSON.missingNode();
         }
         byte[] last = new byte[n];
-        int start = (int) ((total - n) % TAIL);
-        int first = Math.min(n, TAIL - start);
+        int start = (int) ((total - n) % ring);
+        int first = Math.min(n, ring - start);
         System.arraycopy(tail, start, last, 0, first);
         System.arraycopy(tail, 0, last, first, n - first);
         for (int i = n - USAGE.length; i >= 0; i--) {

@@ -16,13 +16,11 @@ import dev.homing.router.http.RequestIntake;
 import dev.homing.router.http.Usage;
 import dev.homing.router.metrics.RequestMetrics;
 import dev.homing.router.scrape.EndpointCatalog;
+import dev.homing.router.upstream.ResponseTimeoutException;
+import dev.homing.router.upstream.UpstreamResponse;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Locale;
@@ -117,13 +115,13 @@ public final class InferenceHandler {
                 if ("true".equalsIgnoreCase(request.header(EXPLAIN_HEADER))) {
                     res.header(EXPLAIN_HEADER, explainer.apply(new Decision(dispatch.cycle(), dispatch.result())));
                 }
-                HttpResponse<InputStream> response;
+                UpstreamResponse response;
                 try {
                     response = upstream.send(target.endpoint(), method, pathAndQuery,
                             withPluginHeaders(request.headers(), dispatch.cycle().upstreamHeaders()),
                             body.length == 0 ? null : body);
                 } catch (IOException e) {
-                    if (e instanceof HttpTimeoutException && !(e instanceof HttpConnectTimeoutException)) {
+                    if (e instanceof ResponseTimeoutException) {
                         // The pod accepted the request and is working on it: another pod would only do it again.
                         dispatch.complete(Outcome.of(Outcome.Cause.TIMEOUT, 0));
                         return fail(res, OpenAiError.timeout(target.name()
@@ -136,10 +134,6 @@ public final class InferenceHandler {
                         return fail(res, unreachable(failed));
                     }
                     continue;
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    dispatch.complete(Outcome.of(Outcome.Cause.CLIENT_DISCONNECT, 0));
-                    return Relay.Result.NONE;
                 }
                 return Relay.relay(response, res, dispatch, () -> metrics.firstToken(request.model(), model,
                         (ticker.nanos() - start) / 1e9));

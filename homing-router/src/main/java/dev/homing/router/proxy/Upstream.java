@@ -1,59 +1,49 @@
 package dev.homing.router.proxy;
 
 import dev.homing.core.endpoint.Endpoint;
+import dev.homing.router.upstream.UpstreamClient;
+import dev.homing.router.upstream.UpstreamResponse;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * The connection to model servers: forwards the client's original body bytes and hands back the response as a stream,
+ * The proxy's side of the connection to model servers: which of a client's headers go on to a pod, and the pooled
+ * HTTP/1.1 client ({@link UpstreamClient}) that carries the original body bytes there and hands back the response to
  * read as it arrives. HTTP/1.1 with keep-alive, as vLLM serves it.
  */
 public final class Upstream implements AutoCloseable {
 
-    /** Headers that belong to one hop, or that the JDK client sets itself. */
+    /** Headers that belong to one hop, or that the client sets itself. */
     private static final Set<String> NOT_FORWARDED = Set.of("connection", "keep-alive", "proxy-connection",
             "transfer-encoding", "te", "trailer", "upgrade", "host", "content-length", "expect", "http2-settings",
             "accept-encoding");
 
-    private final HttpClient client;
-    private final Duration responseTimeout;
+    private final UpstreamClient client;
 
     public Upstream(Duration connectTimeout, Duration responseTimeout) {
-        this.client = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(connectTimeout)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
-        this.responseTimeout = responseTimeout;
+        this.client = new UpstreamClient(connectTimeout, responseTimeout);
     }
 
     /**
-     * Sends a request and waits for the response headers.
+     * Sends a request and waits for the response head.
      *
-     * @throws IOException when the endpoint cannot be reached or does not answer in time (the request may be retried
-     *                     elsewhere: no response byte has been relayed)
+     * @throws IOException when the endpoint cannot be reached or does not answer in time (no response byte has been
+     *                     relayed; {@link dev.homing.router.upstream.ResponseTimeoutException} when the pod took the
+     *                     request and said nothing in time)
      */
-    public HttpResponse<InputStream> send(Endpoint endpoint, String method, String pathAndQuery,
-                                          Map<String, String> headers, byte[] body)
-            throws IOException, InterruptedException {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://" + endpoint.address() + pathAndQuery))
-                .timeout(responseTimeout)
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofByteArray(body));
+    public UpstreamResponse send(Endpoint endpoint, String method, String pathAndQuery, Map<String, String> headers,
+                                 byte[] body) throws IOException {
+        Map<String, String> out = new LinkedHashMap<>(Math.max(8, headers.size() * 2));
         for (Map.Entry<String, String> h : headers.entrySet()) {
             if (forwarded(h.getKey())) {
-                b.header(h.getKey(), h.getValue());
+                out.put(h.getKey(), h.getValue());
             }
         }
-        return client.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+        return client.send(endpoint.address(), method, pathAndQuery, out, body);
     }
 
     /** Whether a client's header goes on to the pod: not a hop's own, nor a pseudo-header ({@code :path}, ...). */
@@ -61,8 +51,9 @@ public final class Upstream implements AutoCloseable {
         return !headerName.startsWith(":") && !NOT_FORWARDED.contains(headerName.toLowerCase(Locale.ROOT));
     }
 
-    public HttpClient client() {
-        return client;
+    /** Closes the idle connections to an endpoint that left the pool. */
+    public void forget(Endpoint endpoint) {
+        client.forget(endpoint.address());
     }
 
     @Override

@@ -12,11 +12,10 @@ import dev.homing.core.time.Ticker;
 import dev.homing.protocol.metrics.MetricsFormatException;
 import dev.homing.protocol.metrics.MetricsText;
 import dev.homing.protocol.metrics.PrometheusTextParser;
+import dev.homing.router.upstream.UpstreamClient;
+import dev.homing.router.upstream.UpstreamResponse;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -43,12 +42,13 @@ public final class MetricsScraper implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** How soon an endpoint whose models are still unknown is asked again after a failed {@code /v1/models}. */
     private static final long MODELS_RETRY_NANOS = Duration.ofSeconds(1).toNanos();
+    /** A pod's metrics or model list larger than this is refused, not read into memory. */
+    static final int MAX_BODY_BYTES = 16 << 20;
 
     private final EndpointPool pool;
     private final EndpointCatalog catalog;
-    private final HttpClient client;
+    private final UpstreamClient client;
     private final Duration interval;
-    private final Duration timeout;
     private final Duration modelsInterval;
     private final Ticker ticker;
     private final ScrapeObserver observer;
@@ -70,14 +70,13 @@ public final class MetricsScraper implements AutoCloseable {
     }
 
     /** @param extractor which metrics mean what, per engine: the running config's {@code core-metrics-extractor} */
-    public MetricsScraper(EndpointPool pool, EndpointCatalog catalog, HttpClient client, Duration interval,
-                          Duration timeout, Duration modelsInterval, Ticker ticker, ScrapeObserver observer,
+    public MetricsScraper(EndpointPool pool, EndpointCatalog catalog, UpstreamClient client, Duration interval,
+                          Duration modelsInterval, Ticker ticker, ScrapeObserver observer,
                           Supplier<CoreMetricsExtractor> extractor) {
         this.pool = pool;
         this.catalog = catalog;
         this.client = client;
         this.interval = interval;
-        this.timeout = timeout;
         this.modelsInterval = modelsInterval;
         this.ticker = ticker;
         this.observer = observer;
@@ -121,12 +120,9 @@ public final class MetricsScraper implements AutoCloseable {
         long start = ticker.nanos();
         boolean ok = false;
         try {
-            HttpResponse<String> res = client.send(get(endpoint, "/metrics"), HttpResponse.BodyHandlers.ofString());
-            if (res.statusCode() != 200) {
-                throw new IOException("GET /metrics answered " + res.statusCode());
-            }
+            byte[] body = get(endpoint, "/metrics");
             CoreMetricsExtractor names = extractor.get();
-            MetricsText text = PrometheusTextParser.parse(res.body(), reads(names));
+            MetricsText text = PrometheusTextParser.parse(new String(body, StandardCharsets.UTF_8), reads(names));
             long now = ticker.nanos();
             EndpointMetrics metrics = MetricsExtractor.extract(text, names.engineFor(endpoint.labels()), now);
             pool.updateMetrics(endpoint.name(), metrics, mark);
@@ -139,8 +135,6 @@ public final class MetricsScraper implements AutoCloseable {
         } catch (IOException | MetricsFormatException | RuntimeException e) {
             String why = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
             catalog.update(endpoint.name(), s -> s.failed(why));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } finally {
             observer.scraped(endpoint, ok, ticker.nanos() - start);
         }
@@ -170,15 +164,10 @@ public final class MetricsScraper implements AutoCloseable {
     }
 
     /** A failure here leaves the models as they were and does not fail the metrics scrape that succeeded. */
-    private void fetchModels(Endpoint endpoint) throws InterruptedException {
-        HttpResponse<byte[]> res;
+    private void fetchModels(Endpoint endpoint) {
         JsonNode data;
         try {
-            res = client.send(get(endpoint, "/v1/models"), HttpResponse.BodyHandlers.ofByteArray());
-            if (res.statusCode() != 200) {
-                return;
-            }
-            data = JSON.readTree(res.body()).path("data");
+            data = JSON.readTree(get(endpoint, "/v1/models")).path("data");
         } catch (IOException e) {
             return;
         }
@@ -195,8 +184,18 @@ public final class MetricsScraper implements AutoCloseable {
         catalog.update(endpoint.name(), s -> s.withModels(ids, entries, now));
     }
 
-    private HttpRequest get(Endpoint endpoint, String path) {
-        return HttpRequest.newBuilder(URI.create("http://" + endpoint.address() + path)).timeout(timeout).GET().build();
+    /** The body of a 200 answer to {@code GET path}, at most {@link #MAX_BODY_BYTES}; else an IOException. */
+    private byte[] get(Endpoint endpoint, String path) throws IOException {
+        try (UpstreamResponse res = client.send(endpoint.address(), "GET", path, Map.of(), null)) {
+            if (res.status() != 200) {
+                throw new IOException("GET " + path + " answered " + res.status());
+            }
+            byte[] body = res.body().readNBytes(MAX_BODY_BYTES + 1);
+            if (body.length > MAX_BODY_BYTES) {
+                throw new IOException("GET " + path + " answered over " + MAX_BODY_BYTES + " bytes");
+            }
+            return body;
+        }
     }
 
     @Override

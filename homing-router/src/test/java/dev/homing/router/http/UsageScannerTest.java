@@ -74,6 +74,25 @@ class UsageScannerTest {
     }
 
     @Test
+    void aBodyOfDeclaredLengthIsReadThroughWindowsOfItsSize() {
+        String body = "{\"id\":\"resp_abc\",\"object\":\"response\",\"output\":[],\"usage\":{\"input_tokens\":31,"
+                + "\"input_tokens_details\":{\"cached_tokens\":16},\"output_tokens\":5,\"total_tokens\":36}}";
+        int length = body.getBytes(StandardCharsets.UTF_8).length;
+        for (int piece : new int[] {1, 7, 50, length}) {
+            UsageScanner s = new UsageScanner(false, null, length);
+            feedInPieces(s, body, piece);
+            assertThat(s.usage()).as("pieces of %d", piece).isEqualTo(new Usage(31, 5, 16));
+            assertThat(s.responseId()).isEqualTo("resp_abc");
+        }
+        // a declared length of 0 or one longer than the windows changes nothing
+        for (long declared : new long[] {0, 1 << 20}) {
+            UsageScanner s = new UsageScanner(false, null, declared);
+            feedInPieces(s, body, 9);
+            assertThat(s.usage()).isEqualTo(new Usage(31, 5, 16));
+        }
+    }
+
+    @Test
     void onlyAResponsesApiResponseHasAResponseId() {
         UsageScanner s = new UsageScanner(false);
         feedInPieces(s, "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"usage\":{\"prompt_tokens\":1}}", 5);

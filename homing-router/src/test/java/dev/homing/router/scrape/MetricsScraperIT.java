@@ -12,8 +12,8 @@ import dev.homing.core.framework.plugin.PluginContext;
 import dev.homing.core.plugins.datalayer.CoreMetricsExtractor;
 import dev.homing.protocol.metrics.VllmMetrics;
 import dev.homing.router.SystemTicker;
+import dev.homing.router.upstream.UpstreamClient;
 import java.net.InetSocketAddress;
-import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -46,9 +46,9 @@ class MetricsScraperIT {
         EndpointPool pool = new EndpointPool();
         pool.setEndpoints(List.of(new Endpoint("pod-0", "127.0.0.1", pod.getAddress().getPort())));
         EndpointCatalog catalog = new EndpointCatalog();
-        try (HttpClient client = HttpClient.newHttpClient();
+        try (UpstreamClient client = new UpstreamClient(Duration.ofSeconds(1), Duration.ofSeconds(1));
              MetricsScraper scraper = new MetricsScraper(pool, catalog, client, Duration.ofMillis(20),
-                     Duration.ofSeconds(1), Duration.ofMinutes(1), SystemTicker.INSTANCE, (e, ok, nanos) -> { },
+                     Duration.ofMinutes(1), SystemTicker.INSTANCE, (e, ok, nanos) -> { },
                      CoreMetricsExtractor::builtIn)) {
             long start = System.nanoTime();
             scraper.start();
@@ -82,9 +82,9 @@ class MetricsScraperIT {
                 "{\"engineConfigs\":[{\"name\":\"mine\",\"queuedRequestsSpec\":\"my_engine_queue\","
                         + "\"kvUsageSpec\":\"my_engine_busy\"}]}")), new PluginContext(SystemTicker.INSTANCE,
                 new SplittableRandom(1), pool));
-        try (HttpClient client = HttpClient.newHttpClient();
+        try (UpstreamClient client = new UpstreamClient(Duration.ofSeconds(1), Duration.ofSeconds(1));
              MetricsScraper scraper = new MetricsScraper(pool, new EndpointCatalog(), client, Duration.ofMillis(20),
-                     Duration.ofSeconds(1), Duration.ofMinutes(1), SystemTicker.INSTANCE, (e, ok, nanos) -> { },
+                     Duration.ofMinutes(1), SystemTicker.INSTANCE, (e, ok, nanos) -> { },
                      () -> configured)) {
             scraper.start();
             await().atMost(Duration.ofSeconds(10)).until(() -> pool.snapshot().get("pod-0").metrics().known());
