@@ -79,7 +79,7 @@ final class Relay {
                 : relayStream(in, sse, length, res, dispatch, usage, firstChunk);
         Usage u = usage.usage();
         dispatch.complete(new Outcome(cause, status, u.promptTokens(), u.completionTokens(), u.cachedTokens()));
-        return new Result(status, u);
+        return new Result(res.status().code(), u); // what the client got: a 502 where a whole body broke off
     }
 
     /**

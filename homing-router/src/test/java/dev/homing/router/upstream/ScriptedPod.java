@@ -18,19 +18,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the framings, interim responses, early closes and stalls a real server may produce, which a well-behaved one would
  * not show on demand.
  */
-final class ScriptedPod implements AutoCloseable {
+public final class ScriptedPod implements AutoCloseable {
 
     /** What to do with one request: write to the connection, or close it; return false to close after. */
-    interface Script {
+    public interface Script {
         boolean answer(Request request, OutputStream out, Socket socket) throws IOException, InterruptedException;
     }
 
-    record Request(int connection, String head, byte[] body) {
-        String requestLine() {
+    public record Request(int connection, String head, byte[] body) {
+        public String requestLine() {
             return head.substring(0, head.indexOf("\r\n"));
         }
 
-        String header(String name) {
+        public String header(String name) {
             for (String line : head.split("\r\n")) {
                 int colon = line.indexOf(':');
                 if (colon > 0 && line.substring(0, colon).equalsIgnoreCase(name)) {
@@ -43,18 +43,18 @@ final class ScriptedPod implements AutoCloseable {
 
     private final ServerSocket server;
     private final Script script;
-    final AtomicInteger connections = new AtomicInteger();
-    final List<Request> requests = new CopyOnWriteArrayList<>();
+    public final AtomicInteger connections = new AtomicInteger();
+    public final List<Request> requests = new CopyOnWriteArrayList<>();
     /** Connections the client closed (the pod read the end of its stream). */
-    final AtomicInteger clientCloses = new AtomicInteger();
+    public final AtomicInteger clientCloses = new AtomicInteger();
 
-    ScriptedPod(Script script) throws IOException {
+    public ScriptedPod(Script script) throws IOException {
         this.server = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
         this.script = script;
         Thread.ofVirtual().start(this::accept);
     }
 
-    String address() {
+    public String address() {
         return "127.0.0.1:" + server.getLocalPort();
     }
 
@@ -118,7 +118,7 @@ final class ScriptedPod implements AutoCloseable {
         return in.readNBytes(length);
     }
 
-    static void write(OutputStream out, String s) throws IOException {
+    public static void write(OutputStream out, String s) throws IOException {
         out.write(s.getBytes(StandardCharsets.ISO_8859_1));
         out.flush();
     }
