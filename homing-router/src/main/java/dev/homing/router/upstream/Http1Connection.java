@@ -1,6 +1,5 @@
 package dev.homing.router.upstream;
 
-import java.io.BufferedOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,11 +18,13 @@ import java.nio.charset.StandardCharsets;
 final class Http1Connection implements AutoCloseable {
 
     /**
-     * The read buffer, and the write buffer that sends a request's head and small body in one segment: 8 KiB each,
-     * held for the connection's life (thousands of open streams hold thousands). Head lines longer than this, or a
-     * head longer than {@link #MAX_HEAD_BYTES}, are refused; longer bodies are written straight from the caller.
+     * The read buffer, 8 KiB, held for the connection's life (thousands of open streams hold thousands). Head lines
+     * longer than this, or a head longer than {@link #MAX_HEAD_BYTES}, are refused (nginx's limit on a pod's head is
+     * one buffer of 4 or 8 KiB).
      */
     static final int BUFFER = 8 * 1024;
+    /** A request whose head and body fit in this goes out in one write. */
+    private static final int COALESCE = 16 * 1024;
     static final int MAX_HEAD_BYTES = 64 * 1024;
     private static final int MAX_HEADERS = 256;
 
@@ -43,7 +44,7 @@ final class Http1Connection implements AutoCloseable {
         this.address = address;
         this.socket = socket;
         this.in = socket.getInputStream();
-        this.out = new BufferedOutputStream(socket.getOutputStream(), BUFFER);
+        this.out = socket.getOutputStream();
     }
 
     /**
@@ -88,15 +89,26 @@ final class Http1Connection implements AutoCloseable {
         idleSince = nanos;
     }
 
-    /** Sends a request: its head, then its body as given (large bodies go to the socket without a copy). */
+    /**
+     * Sends a request: a head and a small body together in one write (one segment, as a buffered stream would, but
+     * with no buffer held for the connection's life: a connection carrying a stream for minutes holds only its read
+     * buffer), a large body straight from the caller's array after its head.
+     */
     void send(byte[] head, byte[] body) throws IOException {
         requests++;
         received = 0;
-        out.write(head);
-        if (body != null && body.length > 0) {
+        int length = body == null ? 0 : body.length;
+        if (length == 0) {
+            out.write(head);
+        } else if (head.length + length <= COALESCE) {
+            byte[] both = new byte[head.length + length];
+            System.arraycopy(head, 0, both, 0, head.length);
+            System.arraycopy(body, 0, both, head.length, length);
+            out.write(both);
+        } else {
+            out.write(head);
             out.write(body);
         }
-        out.flush();
     }
 
     /**
