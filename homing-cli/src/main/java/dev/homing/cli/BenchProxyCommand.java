@@ -5,9 +5,7 @@ import dev.homing.bench.dataplane.LoadResult;
 import dev.homing.bench.dataplane.Nginx;
 import dev.homing.bench.dataplane.RequestBytes;
 import dev.homing.protocol.config.GoDuration;
-import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,10 +47,12 @@ final class BenchProxyCommand implements Callable<Integer> {
             description = "Closed-loop connections (default: ${DEFAULT-VALUE}).")
     int connections;
 
-    @Option(names = "--rate", defaultValue = "1000", description = "Open-loop requests per second (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--rate", defaultValue = "1000",
+            description = "Open-loop requests per second (default: ${DEFAULT-VALUE}).")
     double rate;
 
-    @Option(names = "--rounds", defaultValue = "2", description = "Measurements of each target, alternated (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--rounds", defaultValue = "2",
+            description = "Measurements of each target, alternated (default: ${DEFAULT-VALUE}).")
     int rounds;
 
     @Option(names = "--prompt-bytes", defaultValue = "1024",
@@ -69,10 +69,10 @@ final class BenchProxyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Duration d = GoDuration.parse(duration);
-        Path dir = Files.createTempDirectory("homing-bench-proxy");
         int[] ports = FreePorts.of(4);
         byte[] request = request(promptBytes);
-        try (Nginx pod = Nginx.pod(dir.resolve("pod"), ports[0], completion(), models(), metrics());
+        try (TempDir dir = TempDir.create("homing-bench-proxy");
+             Nginx pod = Nginx.pod(dir.resolve("pod"), ports[0], completion(), models(), metrics());
              Nginx proxy = Nginx.proxy(dir.resolve("proxy"), ports[1], "127.0.0.1:" + ports[0]);
              HomingProcess homing = HomingProcess.start(dir.resolve("homing"), ports[2], ports[3],
                      "p1=127.0.0.1:" + ports[0], jfr, process.jvmArgs, process.jar)) {
@@ -111,8 +111,6 @@ final class BenchProxyCommand implements Callable<Integer> {
                 System.out.println("\nJFR recording of Homing's process: " + jfr
                         + " (jfr print --events jdk.ExecutionSample, or jfr view hot-methods)");
             }
-        } finally {
-            deleteQuietly(dir);
         }
         return 0;
     }
@@ -180,13 +178,5 @@ final class BenchProxyCommand implements Callable<Integer> {
                 + "# TYPE vllm:kv_cache_usage_perc gauge\nvllm:kv_cache_usage_perc" + l + " 0.0\n"
                 + "# TYPE vllm:cache_config_info gauge\nvllm:cache_config_info{block_size=\"16\",engine=\"0\","
                 + "num_gpu_blocks=\"10000\"} 1.0\n";
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try (var walk = Files.walk(dir)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
-            // a temporary directory left behind
-        }
     }
 }

@@ -6,8 +6,6 @@ import dev.homing.bench.dataplane.RequestBytes;
 import dev.homing.bench.dataplane.StreamLoad;
 import dev.homing.protocol.config.GoDuration;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.HdrHistogram.Histogram;
@@ -27,7 +25,8 @@ import picocli.CommandLine.Option;
                 + "stream. Goals: 2,000 streams, heap <= 64 KiB a stream, largest gap <= 2x the interval + 50 ms."})
 final class BenchStreamsCommand implements Callable<Integer> {
 
-    @Option(names = "--streams", defaultValue = "2000", description = "Streams open at once (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--streams", defaultValue = "2000",
+            description = "Streams open at once (default: ${DEFAULT-VALUE}).")
     int streams;
 
     @Option(names = "--events", defaultValue = "100", description = "Events per stream (default: ${DEFAULT-VALUE}).")
@@ -47,11 +46,11 @@ final class BenchStreamsCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Duration every = GoDuration.parse(interval);
-        Path dir = Files.createTempDirectory("homing-bench-streams");
         int[] ports = FreePorts.of(2);
-        try (PacedStreamPod pod = new PacedStreamPod(events, every, BenchProxyCommand.models(),
+        try (TempDir dir = TempDir.create("homing-bench-streams");
+             PacedStreamPod pod = new PacedStreamPod(events, every, BenchProxyCommand.models(),
                 BenchProxyCommand.metrics());
-             HomingProcess homing = HomingProcess.start(dir, ports[0], ports[1], "p1=127.0.0.1:" + pod.port(), null,
+             HomingProcess homing = HomingProcess.start(dir.path(), ports[0], ports[1], "p1=127.0.0.1:" + pod.port(), null,
                      process.jvmArgs, process.jar)) {
             InetSocketAddress router = new InetSocketAddress("127.0.0.1", ports[0]);
             homing.awaitServing(new LoadGenerator(router, request(1)));
