@@ -134,6 +134,7 @@ public final class RouterServer implements AutoCloseable {
             // the scrape timeout bounds each step: the connection, the response head, each wait for more of the body
             UpstreamClient scrapeClient = parts.add(new UpstreamClient(options.scrapeTimeout(), options.scrapeTimeout(),
                     options.scrapeTimeout(), SCRAPE_CONNECTIONS_PER_POD, UpstreamClient.DEFAULT_IDLE_TIMEOUT));
+            pool.onRemoved(e -> scrapeClient.forget(e.address()));
             parts.add(new MetricsScraper(pool, catalog, scrapeClient, options.scrapeInterval(),
                     options.modelsInterval(), ticker, (e, ok, nanos) -> metrics.pool().scraped(e, ok),
                     this::metricsExtractor), MetricsScraper::start);

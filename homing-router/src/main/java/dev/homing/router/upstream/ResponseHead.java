@@ -117,8 +117,11 @@ record ResponseHead(int status, Map<String, List<String>> headers, Framing frami
                 framing = Framing.UNTIL_CLOSE;
             }
             long length = framing == Framing.FIXED ? contentLength : framing == Framing.NONE ? 0 : -1;
-            return new ResponseHead(status, Collections.unmodifiableMap(headers), framing, length,
-                    keepAlive && framing != Framing.UNTIL_CLOSE);
+            // Not reused: a connection switched to another protocol, or one whose framing was ambiguous (both
+            // Transfer-Encoding and Content-Length: RFC 9112 §6.3 reads it as chunked and closes, against smuggling).
+            boolean reusable = keepAlive && framing != Framing.UNTIL_CLOSE && status != 101
+                    && !(transferEncoding && contentLength >= 0);
+            return new ResponseHead(status, Collections.unmodifiableMap(headers), framing, length, reusable);
         }
 
         private static boolean has(String tokens, String token) {

@@ -171,6 +171,18 @@ class UpstreamClientTest {
     }
 
     @Test
+    void aBodyFramedBothWaysIsReadAsChunkedAndItsConnectionClosed() throws Exception {
+        try (ScriptedPod pod = new ScriptedPod((r, out, s) -> {
+            write(out, "HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "5\r\nhello\r\n0\r\n\r\n");
+            return true;
+        }); UpstreamClient c = client()) {
+            assertThat(readAll(post(c, pod))).isEqualTo("hello");
+            assertThat(c.idleConnections(pod.address())).isZero();
+        }
+    }
+
+    @Test
     void aRefusedConnectionIsAConnectFailure() throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
