@@ -6,6 +6,7 @@ import dev.homing.bench.dataplane.Nginx;
 import dev.homing.bench.dataplane.RequestBytes;
 import dev.homing.protocol.config.GoDuration;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -75,7 +76,7 @@ final class BenchProxyCommand implements Callable<Integer> {
              Nginx pod = Nginx.pod(dir.resolve("pod"), ports[0], completion(), models(), metrics());
              Nginx proxy = Nginx.proxy(dir.resolve("proxy"), ports[1], "127.0.0.1:" + ports[0]);
              HomingProcess homing = HomingProcess.start(dir.resolve("homing"), ports[2], ports[3],
-                     "p1=127.0.0.1:" + ports[0], jfr, process.jvmArgs, process.jar)) {
+                     "p1=127.0.0.1:" + ports[0], jfr, process)) {
             Map<String, LoadGenerator> targets = new LinkedHashMap<>();
             targets.put("direct", generator(ports[0], request));
             targets.put("nginx", generator(ports[1], request));
@@ -94,12 +95,26 @@ final class BenchProxyCommand implements Callable<Integer> {
             Map<String, List<LoadResult>> open = new LinkedHashMap<>();
             System.out.printf("%n%-7s %-5s %-14s %9s %7s %9s %9s %9s %9s%n", "target", "round", "load", "req/s",
                     "errors", "p50 ms", "p99 ms", "p99.9 ms", "max ms");
+            // Helidon answering /health from memory in the same process: what the server alone costs a request
+            LoadGenerator health = new LoadGenerator(new InetSocketAddress("127.0.0.1", ports[2]),
+                    "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            health.closedLoop(connections, Duration.ofSeconds(2));
+            List<Double> cpuProxied = new ArrayList<>();
+            List<Double> cpuHealth = new ArrayList<>();
             for (int round = 1; round <= rounds; round++) {
                 for (Map.Entry<String, LoadGenerator> t : targets.entrySet()) {
+                    long cpu = homing.cpuNanos();
                     LoadResult r = t.getValue().closedLoop(connections, d);
+                    if (t.getKey().equals("homing")) {
+                        cpuProxied.add(cpuMicrosPerRequest(cpu, homing.cpuNanos(), r));
+                    }
                     closed.computeIfAbsent(t.getKey(), k -> new ArrayList<>()).add(r);
                     row(t.getKey(), round, connections + " closed", r);
                 }
+                long cpu = homing.cpuNanos();
+                LoadResult h = health.closedLoop(connections, d);
+                cpuHealth.add(cpuMicrosPerRequest(cpu, homing.cpuNanos(), h));
+                row("health", round, connections + " closed", h);
                 for (Map.Entry<String, LoadGenerator> t : targets.entrySet()) {
                     LoadResult r = t.getValue().openLoop(rate, connections, d);
                     open.computeIfAbsent(t.getKey(), k -> new ArrayList<>()).add(r);
@@ -107,6 +122,8 @@ final class BenchProxyCommand implements Callable<Integer> {
                 }
             }
             summary(closed, open);
+            System.out.printf("Homing's CPU a request (its process, closed loop): %.1f µs proxied, %.1f µs for "
+                    + "/health answered from memory (the server alone)%n", mean(cpuProxied), mean(cpuHealth));
             if (jfr != null) {
                 System.out.println("\nJFR recording of Homing's process: " + jfr
                         + " (jfr print --events jdk.ExecutionSample, or jfr view hot-methods)");
@@ -129,6 +146,15 @@ final class BenchProxyCommand implements Callable<Integer> {
             System.out.printf("At %.0f/s, p%.0f over direct: nginx adds %+.2f ms, homing %+.2f ms%s%n", rate, pct,
                     nl - dl, hl - dl, pct == 99 ? " (goal <= 1 ms)" : "");
         }
+    }
+
+    /** CPU microseconds of Homing's process per answered request over a run; NaN where the CPU is not known. */
+    private static double cpuMicrosPerRequest(long before, long after, LoadResult r) {
+        return before < 0 || after < 0 || r.ok() == 0 ? Double.NaN : (after - before) / 1e3 / r.ok();
+    }
+
+    private static double mean(List<Double> values) {
+        return values.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
     }
 
     private static double mean(List<LoadResult> results, ToDoubleFunction<LoadResult> f) {

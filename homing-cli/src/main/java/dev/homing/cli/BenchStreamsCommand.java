@@ -51,7 +51,7 @@ final class BenchStreamsCommand implements Callable<Integer> {
              PacedStreamPod pod = new PacedStreamPod(events, every, BenchProxyCommand.models(),
                 BenchProxyCommand.metrics());
              HomingProcess homing = HomingProcess.start(dir.path(), ports[0], ports[1], "p1=127.0.0.1:" + pod.port(), null,
-                     process.jvmArgs, process.jar)) {
+                     process)) {
             InetSocketAddress router = new InetSocketAddress("127.0.0.1", ports[0]);
             homing.awaitServing(new LoadGenerator(router, request(1)));
             // warm the path once with a tenth of the streams, then measure the heap at rest

@@ -21,9 +21,11 @@ final class HomingProcess implements AutoCloseable {
         this.log = log;
     }
 
-    /** @param jar another build's runnable jar to measure, or null for this one */
-    static HomingProcess start(Path dir, int port, int adminPort, String endpoints, Path jfr, List<String> jvmArgs,
-                               Path jar) throws IOException {
+    /** @param options which build of Homing, its config and JVM options */
+    static HomingProcess start(Path dir, int port, int adminPort, String endpoints, Path jfr,
+                               HomingProcessOptions options) throws IOException {
+        List<String> jvmArgs = options.jvmArgs;
+        Path jar = options.jar;
         Files.createDirectories(dir);
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
@@ -39,6 +41,9 @@ final class HomingProcess implements AutoCloseable {
         cmd.addAll(List.of(
                 "--endpoints", endpoints, "--host", "127.0.0.1", "--port", String.valueOf(port),
                 "--admin-host", "127.0.0.1", "--admin-port", String.valueOf(adminPort)));
+        if (options.config != null) {
+            cmd.addAll(List.of("--config", options.config.toAbsolutePath().toString()));
+        }
         Path log = dir.resolve("homing.log");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         return new HomingProcess(p, log);
@@ -57,6 +62,20 @@ final class HomingProcess implements AutoCloseable {
             Thread.sleep(200);
         }
         throw new IOException("homing serve answered no request within 60 s: " + Files.readString(log));
+    }
+
+    /**
+     * CPU time the process has used, user and system, in nanoseconds, from {@code /proc/PID/stat} (Linux; its clock
+     * ticks are 1/100 s there); -1 where that cannot be read.
+     */
+    long cpuNanos() {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L; // utime, stime
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     /**

@@ -12,6 +12,10 @@ final class HomingProcessOptions {
             description = "Run this build of Homing (its runnable jar) as the router measured, e.g. an older one.")
     Path jar;
 
+    @Option(names = "--homing-config", paramLabel = "FILE",
+            description = "An EndpointPickerConfig for Homing's process (its --config; default: Homing's default).")
+    Path config;
+
     @Option(names = "--homing-jvm-args", paramLabel = "ARGS", split = " ",
             description = "Extra JVM options for Homing's process (space-separated).")
     List<String> jvmArgs = new ArrayList<>();

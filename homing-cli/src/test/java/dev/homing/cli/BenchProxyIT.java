@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class BenchProxyIT {
 
     private static final Pattern ROW = Pattern.compile(
-            "^(direct|nginx|homing)\\s+1\\s+(\\d+ closed|\\d+/s open)\\s+(\\d+)\\s+(\\d+)\\s", Pattern.MULTILINE);
+            "^(direct|nginx|homing|health)\\s+1\\s+(\\d+ closed|\\d+/s open)\\s+(\\d+)\\s+(\\d+)\\s", Pattern.MULTILINE);
 
     @Test
     void measuresDirectNginxAndHomingOnOnePodAndSummarises() {
@@ -28,8 +28,9 @@ class BenchProxyIT {
             assertThat(Long.parseLong(m.group(3))).as(m.group()).isPositive();
             assertThat(m.group(4)).as("errors in " + m.group()).isEqualTo("0");
         }
-        assertThat(rows).as(r.out()).isEqualTo(6);
+        assertThat(rows).as(r.out()).isEqualTo(7);
         assertThat(r.out()).contains("homing is").contains("of nginx's (goal >= 80 %)")
-                .contains("p99 over direct: nginx adds").contains("(goal <= 1 ms)");
+                .contains("p99 over direct: nginx adds").contains("(goal <= 1 ms)")
+                .containsPattern("Homing's CPU a request \\(its process, closed loop\\): \\d+\\.\\d µs proxied, \\d+\\.\\d µs");
     }
 }

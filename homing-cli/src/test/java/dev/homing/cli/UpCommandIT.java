@@ -40,17 +40,7 @@ class UpCommandIT {
             assertThat(lines(log).stream().filter(l -> l.matches("\\s+qwen2-5-0-5b-instruct-[a-z0-9]+-[a-z0-9]{5}\\s+127\\.0\\.0\\.1:\\d+")))
                     .hasSize(3);
 
-            String loop = """
-                    for i in $(seq 1 30); do
-                      curl -s -o /dev/null -w '%%{http_code}\\n' http://localhost:%d/v1/completions \\
-                        -H 'Content-Type: application/json' \\
-                        -d "{\\"model\\":\\"Qwen/Qwen2.5-0.5B-Instruct\\",\\"prompt\\":\\"Write one sentence about topic number ${i} in cloud computing.\\",\\"max_tokens\\":20}" &
-                    done; wait
-                    """.formatted(port);
-            Process curl = new ProcessBuilder("bash", "-c", loop).redirectErrorStream(true).start();
-            String codes = new String(curl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(curl.waitFor(60, TimeUnit.SECONDS)).isTrue();
-            assertThat(codes.lines().toList()).hasSize(30).containsOnly("200");
+            ReadmeCurlLoop.run(port);
         } finally {
             up.destroy(); // SIGTERM
             assertThat(up.waitFor(30, TimeUnit.SECONDS)).as("up stops on SIGTERM").isTrue();

@@ -5,12 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.homing.protocol.fixtures.LocalPrometheus;
 import dev.homing.protocol.metrics.VllmMetrics;
 import dev.homing.router.fixtures.TestCluster;
-import java.net.ServerSocket;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,7 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PrometheusIT {
 
-    static final Path PROMETHEUS = Path.of("/usr/bin/prometheus");
     static final String QUERY = "sum by(pod) (increase(vllm:prompt_tokens_total[5m]))";
 
     @TempDir
@@ -37,70 +33,37 @@ class PrometheusIT {
 
     @Test
     void prometheusSeesTheSplitPerPod() throws Exception {
-        assertThat(Files.isExecutable(PROMETHEUS))
-                .as("Debian's prometheus must be installed at %s (./homing test installs it when run as root)", PROMETHEUS)
-                .isTrue();
         // Scraped by the router once, at the start, so its split does not depend on where a scrape lands in the
         // burst (PromisesIT says why); Prometheus scrapes the pods on its own.
-        try (TestCluster cluster = TestCluster.start(3, b -> b, o -> o.with(x -> x.scrapeInterval = Duration.ofHours(1)))) {
-            int port = freePort();
-            Files.writeString(dir.resolve("prometheus.yml"), """
-                    global:
-                      scrape_interval: 1s
-                      evaluation_interval: 1s
-                    scrape_configs:
-                      - job_name: vllm
-                        honor_labels: true
-                        http_sd_configs:
-                          - url: http://127.0.0.1:%d/prometheus/targets
-                            refresh_interval: 1s
-                    """.formatted(cluster.router().adminPort()));
-            Process prom = new ProcessBuilder(PROMETHEUS.toString(),
-                    "--config.file=" + dir.resolve("prometheus.yml"),
-                    "--storage.tsdb.path=" + dir.resolve("data"),
-                    "--web.listen-address=127.0.0.1:" + port)
-                    .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
-            try {
-                String api = "http://127.0.0.1:" + port + "/api/v1/query?query=";
-                // Every pod scraped several times before the traffic: increase() extrapolates over the span it has
-                // samples for, and a span of a couple of seconds would inflate the result by half or more.
-                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
-                        .until(() -> {
-                            List<JsonNode> r = query(cluster, api, "count_over_time(vllm:prompt_tokens_total[1m]) >= 6");
-                            return r.size() == 3;
-                        });
-                Map<String, Double> direct = burst(cluster);
-                // Wait until Prometheus' latest samples hold everything the pods counted.
-                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(() -> {
-                    List<JsonNode> raw = query(cluster, api, "vllm:prompt_tokens_total");
-                    return raw.size() == 3 && raw.stream().allMatch(s -> s.path("value").get(1).asDouble()
-                            == cluster.http().metrics(cluster.podUrl(Integer.parseInt(s.path("metric").path("pod").asText()
-                                    .substring(4)), "/metrics")).sum(VllmMetrics.total(VllmMetrics.PROMPT_TOKENS)));
-                });
-                Map<String, Double> byPod = new HashMap<>();
-                for (JsonNode s : query(cluster, api, QUERY)) {
-                    byPod.put(s.path("metric").path("pod").asText(), s.path("value").get(1).asDouble());
-                }
-                assertThat(byPod).containsOnlyKeys("pod-0", "pod-1", "pod-2");
-                // increase() extrapolates towards the window's edges, so it reads a little above the pods' own counts
-                byPod.forEach((pod, v) -> assertThat(v).as(pod).isBetween(direct.get(pod) * 0.9, direct.get(pod) * 1.6));
-                double max = byPod.values().stream().mapToDouble(d -> d).max().orElseThrow();
-                double min = byPod.values().stream().mapToDouble(d -> d).min().orElseThrow();
-                assertThat(min).isPositive();
-                assertThat(max / min).as("Prometheus' split %s (pods say %s)", byPod, direct).isLessThanOrEqualTo(1.5);
-            } finally {
-                prom.destroy();
-                prom.waitFor();
+        try (TestCluster cluster = TestCluster.start(3, b -> b, o -> o.with(x -> x.scrapeInterval = Duration.ofHours(1)));
+             LocalPrometheus prometheus = LocalPrometheus.start(dir, cluster.router().adminPort())) {
+            // Every pod scraped several times before the traffic: increase() extrapolates over the span it has
+            // samples for, and a span of a couple of seconds would inflate the result by half or more.
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                    .until(() -> {
+                        List<JsonNode> r = prometheus.query("count_over_time(vllm:prompt_tokens_total[1m]) >= 6");
+                        return r.size() == 3;
+                    });
+            Map<String, Double> direct = burst(cluster);
+            // Wait until Prometheus' latest samples hold everything the pods counted.
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(() -> {
+                List<JsonNode> raw = prometheus.query("vllm:prompt_tokens_total");
+                return raw.size() == 3 && raw.stream().allMatch(s -> s.path("value").get(1).asDouble()
+                        == cluster.http().metrics(cluster.podUrl(Integer.parseInt(s.path("metric").path("pod").asText()
+                                .substring(4)), "/metrics")).sum(VllmMetrics.total(VllmMetrics.PROMPT_TOKENS)));
+            });
+            Map<String, Double> byPod = new HashMap<>();
+            for (JsonNode s : prometheus.query(QUERY)) {
+                byPod.put(s.path("metric").path("pod").asText(), s.path("value").get(1).asDouble());
             }
+            assertThat(byPod).containsOnlyKeys("pod-0", "pod-1", "pod-2");
+            // increase() extrapolates towards the window's edges, so it reads a little above the pods' own counts
+            byPod.forEach((pod, v) -> assertThat(v).as(pod).isBetween(direct.get(pod) * 0.9, direct.get(pod) * 1.6));
+            double max = byPod.values().stream().mapToDouble(d -> d).max().orElseThrow();
+            double min = byPod.values().stream().mapToDouble(d -> d).min().orElseThrow();
+            assertThat(min).isPositive();
+            assertThat(max / min).as("Prometheus' split %s (pods say %s)", byPod, direct).isLessThanOrEqualTo(1.5);
         }
-    }
-
-    private static List<JsonNode> query(TestCluster cluster, String api, String promql) {
-        JsonNode body = json(cluster.http().get(api + URLEncoder.encode(promql, StandardCharsets.UTF_8)));
-        assertThat(body.path("status").asText()).isEqualTo("success");
-        List<JsonNode> out = new ArrayList<>();
-        body.path("data").path("result").forEach(out::add);
-        return out;
     }
 
     /** The reference burst; returns each pod's prompt tokens as the pods count them. */
@@ -126,11 +89,5 @@ class PrometheusIT {
                     - before.get("pod-" + i));
         }
         return delta;
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 }

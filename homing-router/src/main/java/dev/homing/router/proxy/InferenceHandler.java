@@ -8,7 +8,6 @@ import dev.homing.core.framework.request.InferenceRequest;
 import dev.homing.core.framework.requestcontrol.Outcome;
 import dev.homing.core.framework.scheduling.SchedulingException;
 import dev.homing.core.time.Ticker;
-import dev.homing.protocol.gateway.GatewayHeaders;
 import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.OpenAiError;
 import dev.homing.router.http.ErrorResponses;
@@ -21,10 +20,7 @@ import dev.homing.router.upstream.UpstreamResponse;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -118,7 +114,7 @@ public final class InferenceHandler {
                 UpstreamResponse response;
                 try {
                     response = upstream.send(target.endpoint(), method, pathAndQuery,
-                            withPluginHeaders(request.headers(), dispatch.cycle().upstreamHeaders()),
+                            request.headers(), dispatch.cycle().upstreamHeaders(),
                             body.length == 0 ? null : body);
                 } catch (IOException e) {
                     if (e instanceof ResponseTimeoutException) {
@@ -148,16 +144,5 @@ public final class InferenceHandler {
 
     private static OpenAiError unreachable(Set<String> failed) {
         return OpenAiError.serviceUnavailable("No endpoint reachable; tried " + String.join(", ", failed) + ".");
-    }
-
-    /**
-     * The client's headers without those that stop at the router (those only it may set, those that steer it), plus
-     * those pre-request plugins set (P/D's prefiller address, for instance).
-     */
-    private static Map<String, String> withPluginHeaders(Map<String, String> client, Map<String, String> plugins) {
-        Map<String, String> merged = new HashMap<>(client);
-        merged.keySet().removeIf(GatewayHeaders::stopsAtRouter);
-        plugins.forEach((k, v) -> merged.put(k.toLowerCase(Locale.ROOT), v));
-        return merged;
     }
 }

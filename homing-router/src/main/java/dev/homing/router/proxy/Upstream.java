@@ -1,6 +1,7 @@
 package dev.homing.router.proxy;
 
 import dev.homing.core.endpoint.Endpoint;
+import dev.homing.protocol.gateway.GatewayHeaders;
 import dev.homing.router.upstream.UpstreamClient;
 import dev.homing.router.upstream.UpstreamResponse;
 import java.io.IOException;
@@ -29,26 +30,33 @@ public final class Upstream implements AutoCloseable {
     }
 
     /**
-     * Sends a request and waits for the response head.
+     * Sends a request and waits for the response head. The client's headers go on but for a hop's own and those that
+     * stop at the router (those only it may set, those that steer it); the pre-request plugins' (P/D's prefiller
+     * address, for instance) are added: one copy, made here.
      *
      * @throws IOException when the endpoint cannot be reached or does not answer in time (no response byte has been
      *                     relayed; {@link dev.homing.router.upstream.ResponseTimeoutException} when the pod took the
      *                     request and said nothing in time)
      */
     public UpstreamResponse send(Endpoint endpoint, String method, String pathAndQuery, Map<String, String> headers,
-                                 byte[] body) throws IOException {
-        Map<String, String> out = new LinkedHashMap<>(Math.max(8, headers.size() * 2));
+                                 Map<String, String> pluginHeaders, byte[] body) throws IOException {
+        Map<String, String> out = new LinkedHashMap<>(Math.max(8, (headers.size() + pluginHeaders.size()) * 2));
         for (Map.Entry<String, String> h : headers.entrySet()) {
             if (forwarded(h.getKey())) {
                 out.put(h.getKey(), h.getValue());
             }
         }
+        pluginHeaders.forEach((k, v) -> out.put(k.toLowerCase(Locale.ROOT), v));
         return client.send(endpoint.address(), method, pathAndQuery, out, body);
     }
 
-    /** Whether a client's header goes on to the pod: not a hop's own, nor a pseudo-header ({@code :path}, ...). */
-    public static boolean forwarded(String headerName) {
-        return !headerName.startsWith(":") && !NOT_FORWARDED.contains(headerName.toLowerCase(Locale.ROOT));
+    /**
+     * Whether a client's header goes on to the pod: not a hop's own, nor a pseudo-header ({@code :path}, ...), nor one
+     * that stops at the router.
+     */
+    private static boolean forwarded(String headerName) {
+        return !headerName.startsWith(":") && !NOT_FORWARDED.contains(headerName.toLowerCase(Locale.ROOT))
+                && !GatewayHeaders.stopsAtRouter(headerName);
     }
 
     /** Closes the idle connections to an endpoint that left the pool. */

@@ -8,11 +8,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
 /**
- * Idle keep-alive connections, per pod address. Bounded: at most {@code maxIdlePerAddress} idle connections an
- * address (one more is closed on its return), and one idle longer than {@code idleTimeoutNanos} is closed rather than
- * used, because the pod has closed it or soon will (uvicorn, vLLM's server, closes idle connections after 5 s). The
- * most recently returned connection is used first, so a burst's extra connections age at the bottom of the stack and
- * are closed from there on later returns. Addresses that leave the pool's view ({@link #evict}) close theirs.
+ * Idle keep-alive connections, per pod address. Bounded: at most {@code maxIdlePerAddress} idle connections an address
+ * (one more is closed on its return), and one idle longer than {@code idleTimeoutNanos} is closed rather than used,
+ * because the pod has closed it or soon will (vLLM's server closes idle connections after {@code
+ * VLLM_HTTP_TIMEOUT_KEEP_ALIVE}, 5 s by default). The most recently returned connection is used first, so a burst's
+ * extra connections age at the bottom of the stack and are closed from there on later returns. Addresses that leave
+ * the pool's view ({@link #evict}) close theirs.
  */
 final class ConnectionPool implements AutoCloseable {
 

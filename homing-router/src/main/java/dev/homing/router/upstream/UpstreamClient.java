@@ -17,7 +17,10 @@ public final class UpstreamClient implements AutoCloseable {
 
     /** Idle connections kept per pod: enough for a burst's worth of concurrent requests to reuse theirs. */
     public static final int DEFAULT_MAX_IDLE_PER_POD = 256;
-    /** Under uvicorn's 5 s keep-alive, so the router lets an idle connection go before the pod does. */
+    /**
+     * Under vLLM's idle keep-alive ({@code VLLM_HTTP_TIMEOUT_KEEP_ALIVE}, 5 s by default in {@code vllm/envs.py}, handed
+     * to uvicorn), so the router lets an idle connection go before the pod does.
+     */
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(4);
 
     private final int connectTimeoutMillis;

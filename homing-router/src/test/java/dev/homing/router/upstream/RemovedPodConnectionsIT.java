@@ -4,12 +4,8 @@ import static dev.homing.router.upstream.ScriptedPod.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.homing.core.endpoint.Endpoint;
-import dev.homing.router.RouterOptions;
 import dev.homing.router.RouterServer;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
+import dev.homing.router.fixtures.HttpJson;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
@@ -24,27 +20,18 @@ class RemovedPodConnectionsIT {
     @Test
     void theIdleConnectionsToAPodThatLeftAreClosed() throws Exception {
         try (ScriptedPod pod = new ScriptedPod((r, out, s) -> {
-            String body = r.requestLine().startsWith("GET /v1/models")
-                    ? "{\"object\":\"list\",\"data\":[{\"id\":\"m\",\"object\":\"model\"}]}"
-                    : r.requestLine().startsWith("GET /metrics") ? "vllm:num_requests_waiting{model_name=\"m\"} 0\n"
-                    : "{\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"choices\":[],\"usage\":{\"prompt_tokens\":1,"
-                            + "\"completion_tokens\":1,\"total_tokens\":2}}";
-            write(out, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + body.length()
-                    + "\r\n\r\n" + body);
+            if (!ScriptedPod.answeredScrape(r, out, "m")) {
+                String body = "{\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"choices\":[],\"usage\":{"
+                        + "\"prompt_tokens\":1,\"completion_tokens\":1,\"total_tokens\":2}}";
+                write(out, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + body.length()
+                        + "\r\n\r\n" + body);
+            }
             return true;
         });
-             RouterServer router = RouterServer.start(RouterOptions.defaults(List.of(new Endpoint("p1",
-                     "127.0.0.1", Integer.parseInt(pod.address().substring(pod.address().indexOf(':') + 1)))))
-                     .with(o -> {
-                         o.port = 0;
-                         o.adminPort = 0;
-                     }));
-             HttpClient http = HttpClient.newHttpClient()) {
-            await().atMost(Duration.ofSeconds(10)).until(() -> router.catalog().status("p1").modelsKnown());
-            HttpResponse<String> res = http.send(HttpRequest.newBuilder(
-                            URI.create("http://127.0.0.1:" + router.port() + "/v1/completions"))
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\",\"prompt\":\"hi\"}")).build(),
-                    HttpResponse.BodyHandlers.ofString());
+             RouterServer router = pod.routerInFront("p1");
+             HttpJson http = new HttpJson()) {
+            HttpResponse<String> res = http.post("http://127.0.0.1:" + router.port() + "/v1/completions",
+                    "{\"model\":\"m\",\"prompt\":\"hi\"}");
             assertThat(res.statusCode()).isEqualTo(200);
             // the scraper's connection and the proxy's are both kept, open
             await().atMost(Duration.ofSeconds(5)).until(() -> pod.connections.get() >= 2);

@@ -1,5 +1,11 @@
 package dev.homing.router.upstream;
 
+import static org.awaitility.Awaitility.await;
+
+import dev.homing.core.config.ConfigException;
+import dev.homing.core.endpoint.Endpoint;
+import dev.homing.router.RouterOptions;
+import dev.homing.router.RouterServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,6 +14,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -56,6 +63,35 @@ public final class ScriptedPod implements AutoCloseable {
 
     public String address() {
         return "127.0.0.1:" + server.getLocalPort();
+    }
+
+    /**
+     * Answers a router's scrapes as an idle vLLM pod serving {@code model} ({@code GET /v1/models} and
+     * {@code GET /metrics}); false for any other request, which the script then answers itself.
+     */
+    public static boolean answeredScrape(Request r, OutputStream out, String model) throws IOException {
+        String body;
+        if (r.requestLine().startsWith("GET /v1/models")) {
+            body = "{\"object\":\"list\",\"data\":[{\"id\":\"" + model + "\",\"object\":\"model\"}]}";
+        } else if (r.requestLine().startsWith("GET /metrics")) {
+            body = "vllm:num_requests_running{model_name=\"" + model + "\"} 0\n"
+                    + "vllm:num_requests_waiting{model_name=\"" + model + "\"} 0\n";
+        } else {
+            return false;
+        }
+        write(out, "HTTP/1.1 200 OK\r\nContent-Length: " + body.length() + "\r\n\r\n" + body);
+        return true;
+    }
+
+    /** A router on ephemeral loopback ports with this pod as its one endpoint, {@code name}, once it knows its models. */
+    public RouterServer routerInFront(String name) throws ConfigException {
+        RouterServer router = RouterServer.start(RouterOptions.defaults(List.of(new Endpoint(name, "127.0.0.1",
+                server.getLocalPort()))).with(o -> {
+                    o.port = 0;
+                    o.adminPort = 0;
+                }));
+        await().atMost(Duration.ofSeconds(10)).until(() -> router.catalog().status(name).modelsKnown());
+        return router;
     }
 
     private void accept() {
