@@ -36,10 +36,7 @@ import dev.homing.router.http.RequestIntake;
 import dev.homing.router.metrics.RouterMetrics;
 import dev.homing.router.precise.PreciseRouting;
 import dev.homing.router.precise.events.KvEventSubscribers;
-import dev.homing.router.proxy.ApiRoutes;
-import dev.homing.router.proxy.InferenceHandler;
-import dev.homing.router.proxy.ModelsHandler;
-import dev.homing.router.proxy.Upstream;
+import dev.homing.router.proxy.ApiPort;
 import dev.homing.router.record.TraceRecorder;
 import dev.homing.router.scrape.EndpointCatalog;
 import dev.homing.router.scrape.MetricsScraper;
@@ -80,10 +77,14 @@ public final class RouterServer implements AutoCloseable {
     private final Discovery discovery;
     private final LeaderElection election;
     private final HttpPort admin;
-    private final HttpPort api;
+    private final ApiPort api;
     private final GrpcPort extProc;
     private final GrpcPort health;
     private final PickerHealth pickerHealth;
+    /** The type name of core's token producer, which calls a pod's tokenizer (the router names no precise class). */
+    private static final String TOKEN_PRODUCER = "token-producer";
+    /** The policy running asks for tokens, so a decision may block: see {@link #asksForTokens}. */
+    private volatile boolean tokensAsked;
     /** Every part runs: readiness waits for it as well as for the pool (under this). */
     private boolean started;
 
@@ -121,6 +122,7 @@ public final class RouterServer implements AutoCloseable {
                     : parts.add(new TraceRecorder(options.record(), metrics.registry()), TraceRecorder::start);
             UnaryOperator<RoutingPolicy> installing = recorder == null ? UnaryOperator.identity() : recorder::appendTo;
             policy.installWith(installing);
+            tokensAsked = asksForTokens(policy.current());
             // responses: which pod answered each recent Responses API response, for follow-ups naming it
             this.director = new Director(pool, installing.apply(policy.current().policy()), ticker,
                     new ResponseAffinity(options.responseAffinityCapacity()));
@@ -138,19 +140,20 @@ public final class RouterServer implements AutoCloseable {
             parts.add(new MetricsScraper(pool, catalog, scrapeClient, options.scrapeInterval(),
                     options.modelsInterval(), ticker, (e, ok, nanos) -> metrics.pool().scraped(e, ok),
                     this::metricsExtractor), MetricsScraper::start);
-            // intake, upstream and relay: from a client's request to a pod and back
+            // intake and the data plane: from a client's request to a pod and back
             RequestIntake intake = new RequestIntake(catalog, options.maxBodyBytes());
-            Upstream upstream = parts.add(new Upstream(options.connectTimeout(), options.responseTimeout()));
-            pool.onRemoved(upstream::forget);
-            InferenceHandler relay = new InferenceHandler(director, catalog, intake, upstream, metrics.requests(),
-                    ticker, options.maxAttempts(), DecisionJson::compact);
             // admin, then the API: a router takes requests only once all else runs
             AdminHandlers adminHandlers = new AdminHandlers(pool, catalog, metrics, ticker,
                     new ScheduleHandler(director, catalog, intake), pickerHealth::notReady);
             this.admin = parts.add(new HttpPort("admin", options.adminHost(), options.adminPort(),
                     adminHandlers::register), HttpPort::start);
-            this.api = !options.proxy() ? null : parts.add(new HttpPort("API", options.host(), options.port(),
-                    new ApiRoutes(relay, new ModelsHandler(catalog))::register), HttpPort::start);
+            this.api = !options.proxy() ? null : parts.add(new ApiPort(new ApiPort.Settings(options.host(),
+                    options.port(), options.connectTimeout(), options.responseTimeout(), options.maxAttempts(),
+                    Runtime.getRuntime().availableProcessors()), director, catalog, intake, metrics.requests(), ticker,
+                    DecisionJson::compact, () -> shared != null || tokensAsked), ApiPort::start);
+            if (api != null) {
+                pool.onRemoved(api::forget);
+            }
             // ext_proc: the same director, asked by a gateway (Envoy and those built on it) instead of a client
             EndpointPicker picker = options.extProcPort() < 0 ? null : parts.add(new EndpointPicker(director, intake,
                     catalog, metrics.requests(), ticker, options.maxBodyBytes()));
@@ -222,6 +225,7 @@ public final class RouterServer implements AutoCloseable {
             ReloadOutcome outcome = policy.reload(director);
             metrics.configReloads().reloaded(outcome);
             if (outcome == ReloadOutcome.APPLIED) {
+                tokensAsked = asksForTokens(policy.current());
                 precise.feed(preciseProducers());
             }
         } catch (RuntimeException e) {
@@ -251,6 +255,15 @@ public final class RouterServer implements AutoCloseable {
     /** The running config's precise producers: each is fed KV events. */
     private List<KvEventFeed> preciseProducers() {
         return policy.current().pluginsOf(KvEventFeed.class);
+    }
+
+    /**
+     * Whether the policy running asks for a request's tokens (precise prefix matching, a token producer): a decision
+     * may then wait on a pod's tokenizer, so decisions run off the event loops. Judged as a policy is installed.
+     */
+    private static boolean asksForTokens(ResolvedConfig config) {
+        return !config.pluginsOf(KvEventFeed.class).isEmpty()
+                || config.specs().values().stream().anyMatch(s -> TOKEN_PRODUCER.equals(s.type()));
     }
 
     private List<ApproxPrefixCacheProducer> prefixProducers() {

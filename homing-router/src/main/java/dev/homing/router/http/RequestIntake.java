@@ -32,6 +32,11 @@ public final class RequestIntake {
         this.maxBodyBytes = maxBodyBytes;
     }
 
+    /** The largest body taken; a larger one is refused with a 413. */
+    public int maxBodyBytes() {
+        return maxBodyBytes;
+    }
+
     /** Either a request, or the error to answer with. */
     public record Result(InferenceRequest request, byte[] body, OpenAiError error) {
         static Result failed(OpenAiError error) {
@@ -71,6 +76,15 @@ public final class RequestIntake {
     public Result parse(ApiKind api, String path, byte[] body, Map<String, String> headers) {
         Map<String, String> h = new HashMap<>(Math.max(8, headers.size() * 2));
         headers.forEach((k, v) -> h.putIfAbsent(k.toLowerCase(Locale.ROOT), v));
+        return parseOwned(api, path, body, h);
+    }
+
+    /**
+     * As {@link #parse(ApiKind, String, byte[], Map)}, for a data plane that built the header map for this request
+     * alone: its names already lower-cased, it becomes the request's own (an {@code x-request-id} is added when
+     * missing) instead of being copied.
+     */
+    public Result parseOwned(ApiKind api, String path, byte[] body, Map<String, String> h) {
         RoutingFields fields;
         try {
             fields = RequestParser.parse(api, body, h.get("content-type"));

@@ -1,10 +1,6 @@
 package dev.homing.router.proxy;
 
 import dev.homing.protocol.openai.ApiKind;
-import dev.homing.protocol.openai.OpenAiError;
-import dev.homing.router.http.ErrorResponses;
-import io.helidon.http.Method;
-import io.helidon.webserver.http.HttpRouting;
 
 /**
  * The API port's routes. {@code POST} to each OpenAI API the router reads ({@link ApiKind}: completions, chat
@@ -13,35 +9,49 @@ import io.helidon.webserver.http.HttpRouting;
  * a health check, answered here. Anything else gets an OpenAI-shaped 404, and an API path with the wrong method 405,
  * as vLLM answers.
  */
-public final class ApiRoutes {
+final class ApiRoutes {
 
-    private final InferenceHandler inference;
-    private final ModelsHandler models;
-
-    public ApiRoutes(InferenceHandler inference, ModelsHandler models) {
-        this.inference = inference;
-        this.models = models;
+    /** What a request is: where it goes, and for a forwarded one, which API it was sent to. */
+    record Route(Kind kind, ApiKind api) {
+        static final Route HEALTH = new Route(Kind.HEALTH, null);
+        static final Route MODELS = new Route(Kind.MODELS, null);
+        static final Route NOT_FOUND = new Route(Kind.NOT_FOUND, null);
+        static final Route METHOD_NOT_ALLOWED = new Route(Kind.METHOD_NOT_ALLOWED, null);
     }
 
-    public void register(HttpRouting.Builder r) {
-        for (ApiKind kind : ApiKind.values()) {
-            if (kind.path() != null) {
-                r.post(kind.path(), (req, res) -> inference.handle(kind, req, res));
-            }
+    enum Kind { FORWARD, MODELS, HEALTH, NOT_FOUND, METHOD_NOT_ALLOWED }
+
+    private ApiRoutes() {
+    }
+
+    /** @param path the request's path, without its query */
+    static Route route(String method, String path) {
+        boolean get = "GET".equals(method);
+        if (get && "/v1/models".equals(path)) {
+            return Route.MODELS;
         }
-        r.get("/v1/models", models::handle)
-                .get("/health", (req, res) -> res.send())
-                .any((req, res) -> {
-                    String path = req.path().path();
-                    Method m = req.prologue().method();
-                    ApiKind kind = ApiKind.forPath(path);
-                    if (kind == ApiKind.PASSTHROUGH || (kind != null && m == Method.POST)) {
-                        inference.handle(kind, req, res);
-                    } else if (kind != null) {
-                        ErrorResponses.send(res, OpenAiError.methodNotAllowed(m.text(), path));
-                    } else {
-                        ErrorResponses.send(res, OpenAiError.notFound("Unknown path " + path, null));
-                    }
-                });
+        if (get && "/health".equals(path)) {
+            return Route.HEALTH;
+        }
+        ApiKind kind = ApiKind.forPath(path);
+        if (kind == ApiKind.PASSTHROUGH || (kind != null && "POST".equals(method))) {
+            return new Route(Kind.FORWARD, kind);
+        }
+        return kind != null ? Route.METHOD_NOT_ALLOWED : Route.NOT_FOUND;
+    }
+
+    /** The path of a request target: origin form up to its query; the path of an absolute form. */
+    static String path(String uri) {
+        int start = 0;
+        if (!uri.startsWith("/")) {
+            int scheme = uri.indexOf("://");
+            int slash = scheme < 0 ? -1 : uri.indexOf('/', scheme + 3);
+            if (slash < 0) {
+                return "/";
+            }
+            start = slash;
+        }
+        int q = uri.indexOf('?', start);
+        return q < 0 ? (start == 0 ? uri : uri.substring(start)) : uri.substring(start, q);
     }
 }

@@ -83,7 +83,7 @@ class RouterArchitectureTest {
         assertThat(violationsOf(PROXY_WITHOUT_EXPLAIN, RendersDecisions.class))
                 .contains(RendersDecisions.class.getName(), "dev.homing.router.explain.DecisionJson");
         assertThat(violationsOf(EXPLAIN_WITHOUT_PROXY, Forwards.class))
-                .contains(Forwards.class.getName(), "dev.homing.router.proxy.Upstream");
+                .contains(Forwards.class.getName(), "dev.homing.router.proxy.ApiPort");
     }
 
     @Test
@@ -95,7 +95,7 @@ class RouterArchitectureTest {
     @Test
     void theDataPlaneRulesCatchAnImportEitherWay() {
         assertThat(violationsOf(EXTPROC_WITHOUT_PROXY, RelaysLikeTheProxy.class))
-                .contains(RelaysLikeTheProxy.class.getName(), "dev.homing.router.proxy.Upstream");
+                .contains(RelaysLikeTheProxy.class.getName(), "dev.homing.router.proxy.ApiPort");
         assertThat(violationsOf(PROXY_WITHOUT_EXTPROC, AsksThePicker.class))
                 .contains(AsksThePicker.class.getName(), "dev.homing.router.extproc.EndpointPicker");
     }

@@ -85,10 +85,17 @@ public final class ScriptedPod implements AutoCloseable {
 
     /** A router on ephemeral loopback ports with this pod as its one endpoint, {@code name}, once it knows its models. */
     public RouterServer routerInFront(String name) throws ConfigException {
+        return routerInFront(name, o -> { });
+    }
+
+    /** As {@link #routerInFront(String)}, with the options changed as {@code change} says. */
+    public RouterServer routerInFront(String name, java.util.function.Consumer<RouterOptions.Builder> change)
+            throws ConfigException {
         RouterServer router = RouterServer.start(RouterOptions.defaults(List.of(new Endpoint(name, "127.0.0.1",
                 server.getLocalPort()))).with(o -> {
                     o.port = 0;
                     o.adminPort = 0;
+                    change.accept(o);
                 }));
         await().atMost(Duration.ofSeconds(10)).until(() -> router.catalog().status(name).modelsKnown());
         return router;

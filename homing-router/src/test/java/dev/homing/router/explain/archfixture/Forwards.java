@@ -1,9 +1,9 @@
 package dev.homing.router.explain.archfixture;
 
-import dev.homing.router.proxy.Upstream;
+import dev.homing.router.proxy.ApiPort;
 
 /** Breaks "explain imports nothing of proxy": it forwards. */
 public final class Forwards {
 
-    Upstream upstream;
+    ApiPort port;
 }

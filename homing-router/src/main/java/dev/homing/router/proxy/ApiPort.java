@@ -1,0 +1,127 @@
+package dev.homing.router.proxy;
+
+import dev.homing.core.director.Decision;
+import dev.homing.core.director.Director;
+import dev.homing.core.endpoint.Endpoint;
+import dev.homing.core.time.Ticker;
+import dev.homing.router.http.RequestIntake;
+import dev.homing.router.metrics.RequestMetrics;
+import dev.homing.router.scrape.EndpointCatalog;
+import dev.homing.router.upstream.UpstreamClient;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
+import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+
+/**
+ * The API port: an OpenAI-compatible HTTP/1.1 server whose requests are placed by the director and forwarded to the
+ * pods. Client and pod connections alike run on a few event loops (one per core): a request's bytes are read, judged,
+ * sent on and relayed back on one thread, with no thread per connection or stream, so thousands of open streams cost
+ * their buffers and little else.
+ */
+public final class ApiPort implements AutoCloseable {
+
+    /** Per-request settings of the data plane. */
+    public record Settings(String host, int port, Duration connectTimeout, Duration responseTimeout, int maxAttempts,
+                           int eventLoops) {
+    }
+
+    private static final int MAX_REQUEST_LINE = 16 * 1024;
+    private static final int MAX_REQUEST_HEAD = 64 * 1024;
+    /** How long a closing port lets its loops finish what they hold (closing the connections left). */
+    private static final long SHUTDOWN_SECONDS = 5;
+
+    /** A virtual thread for each decision that may block: blocking there holds no event loop up. */
+    private static final Executor DECISION_THREADS = task -> Thread.ofVirtual().name("homing-decision").start(task);
+
+    private final Settings settings;
+    private final EventLoopGroup loops;
+    private final PodChannels pods;
+    private final ProxyContext context;
+    private final ModelsHandler models;
+    private Channel server;
+
+    /**
+     * @param explainer renders a decision as the value of the {@code x-homing-explain} response header
+     * @param mayBlock  whether a decision may wait on I/O now (a tokenizer call, a Redis read): such decisions run on
+     *                  virtual threads, others on the event loop that reads the request
+     */
+    public ApiPort(Settings settings, Director director, EndpointCatalog catalog, RequestIntake intake,
+                   RequestMetrics metrics, Ticker ticker, Function<Decision, String> explainer, BooleanSupplier mayBlock) {
+        this.settings = settings;
+        this.loops = EventLoops.group(Math.max(1, settings.eventLoops()), "homing-api");
+        this.pods = new PodChannels(settings.connectTimeout(), UpstreamClient.DEFAULT_MAX_IDLE_PER_POD,
+                UpstreamClient.DEFAULT_IDLE_TIMEOUT, System::nanoTime);
+        this.context = new ProxyContext(director, catalog, intake, pods, metrics, ticker,
+                Math.max(1, settings.maxAttempts()), settings.responseTimeout().toMillis(), explainer, mayBlock,
+                DECISION_THREADS);
+        this.models = new ModelsHandler(catalog);
+    }
+
+    /** @throws IllegalStateException when the port cannot listen (in use, say) */
+    public void start() {
+        try {
+            server = new ServerBootstrap().group(loops).channel(EventLoops.serverChannel())
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childOption(ChannelOption.AUTO_READ, false) // a request at a time: see ClientConnection
+                    .childHandler(new ChannelInitializer<>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            ch.pipeline().addLast(new HttpServerCodec(new HttpDecoderConfig()
+                                            .setMaxInitialLineLength(MAX_REQUEST_LINE)
+                                            .setMaxHeaderSize(MAX_REQUEST_HEAD)),
+                                    new HttpServerKeepAliveHandler(),
+                                    new HttpServerExpectContinueHandler(),
+                                    new ClientConnection(context, models));
+                        }
+                    })
+                    .bind(settings.host(), settings.port()).syncUninterruptibly().channel();
+        } catch (Exception e) { // Netty rethrows the bind's IOException unchecked
+            close();
+            throw new IllegalStateException("the router's API port could not listen on " + settings.host() + ":"
+                    + settings.port() + " (in use?)", e);
+        }
+    }
+
+    /** The port listened on (the one picked, when asked for port 0). */
+    public int port() {
+        return ((InetSocketAddress) server.localAddress()).getPort();
+    }
+
+    /** Closes the kept connections to an endpoint that left the pool. */
+    public void forget(Endpoint endpoint) {
+        pods.forget(endpoint.address());
+    }
+
+    /** Kept connections to the pods now idle (for tests). */
+    int idlePodConnections() {
+        return pods.idle();
+    }
+
+    /** Stops listening, then closes every connection: each exchange under way releases its load as its client goes. */
+    @Override
+    public void close() {
+        if (server != null) {
+            server.close().syncUninterruptibly();
+        }
+        pods.close();
+        loops.shutdownGracefully(0, SHUTDOWN_SECONDS, TimeUnit.SECONDS).awaitUninterruptibly(SHUTDOWN_SECONDS + 1,
+                TimeUnit.SECONDS);
+    }
+
+    /** Which transport the loops run on ("epoll", "nio"), for the log. */
+    public static String transport() {
+        return EventLoops.transport();
+    }
+}

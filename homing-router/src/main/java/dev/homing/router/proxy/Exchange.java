@@ -1,0 +1,563 @@
+package dev.homing.router.proxy;
+
+import dev.homing.core.director.Decision;
+import dev.homing.core.director.Dispatch;
+import dev.homing.core.endpoint.EndpointState;
+import dev.homing.core.framework.request.InferenceRequest;
+import dev.homing.core.framework.requestcontrol.Outcome;
+import dev.homing.core.framework.scheduling.SchedulingException;
+import dev.homing.protocol.gateway.GatewayHeaders;
+import dev.homing.protocol.openai.ApiKind;
+import dev.homing.protocol.openai.OpenAiError;
+import dev.homing.router.http.RequestIntake;
+import dev.homing.router.http.Usage;
+import dev.homing.router.http.UsageScanner;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One forwarded request, from its last body byte to the end of what the client got: judged once, placed by the
+ * director, sent to the pod over a kept connection with the original body bytes, and its response relayed as it
+ * arrives. An SSE stream goes on chunk by chunk, each flushed; a body of known length up to {@link #WHOLE} is held
+ * (without copying: the pod's buffers themselves) and sent in one write, so a pod that stops short gets the client a
+ * 502, not a cut body. A pod that cannot be reached is left for another, up to the attempts allowed; a kept connection
+ * the pod had closed is replaced once without counting against it.
+ *
+ * <p>Runs on its client connection's event loop (the pod's connection is opened on the same loop), but for a
+ * decision that may block, which runs off the loop ({@link ProxyContext#mayBlock()}). Every path out completes and closes the dispatch
+ * exactly once, so the load it credited is always released: the response's end, a pod's failure or timeout, the
+ * client's disconnect (which closes the pod's connection, aborting the request there), a plugin's exception.
+ */
+final class Exchange implements PodListener, PodChannels.Borrowed {
+
+    /**
+     * Ask for the decision to come back as a response header of the same name, rendered by the explainer the port is
+     * given. The composition root gives it explain's compact rendering, so the header and {@code /debug/schedule}
+     * explain alike while proxy and explain import nothing of each other.
+     */
+    static final String EXPLAIN_HEADER = "x-homing-explain";
+    static final String POD_HEADER = "x-homing-pod";
+    /** Bodies of known length up to this are held whole and sent in one write with the head. */
+    static final int WHOLE = 64 * 1024;
+
+    private static final System.Logger LOG = System.getLogger(Exchange.class.getName());
+
+    private enum State { DECIDING, CONNECTING, SENT, DONE }
+
+    private final ProxyContext px;
+    private final ClientConnection client;
+    private final ChannelHandlerContext ctx;
+    private final EventLoop loop;
+    private final ApiKind api;
+    private final String method;
+    private final String target;
+    private final String path;
+    private final Map<String, String> headers;
+    private final byte[] body;
+    private final long start;
+    /** Endpoints that could not be reached, not to be tried again; handed between loop and decider with the task. */
+    private final Set<String> failedPods = new LinkedHashSet<>();
+
+    private State state = State.DECIDING;
+    private boolean clientGone;
+    private InferenceRequest request;
+    private boolean started;
+    private Dispatch dispatch;
+    private EndpointState pod;
+    private String explain;
+
+    private Channel channel;
+    private boolean pooled;
+    private boolean replacedStale;
+    private boolean heard;
+    private ScheduledFuture<?> headTimeout;
+
+    private int status;
+    private boolean responding;
+    private boolean sse;
+    private boolean whole;
+    private boolean bodiless;
+    private boolean podKeepAlive;
+    private boolean firstByte;
+    private boolean interim;
+    private long length;
+    private HttpResponseStatus responseStatus;
+    private HttpHeaders responseHeaders;
+    private CompositeByteBuf held;
+    private UsageScanner usage;
+
+    /**
+     * @param target  the request target as the client sent it (path and query)
+     * @param headers the client's headers, names lower-cased; becomes the request's own
+     */
+    Exchange(ProxyContext px, ClientConnection client, ChannelHandlerContext ctx, ApiKind api, String method,
+             String target, String path, Map<String, String> headers, byte[] body) {
+        this.px = px;
+        this.client = client;
+        this.ctx = ctx;
+        this.loop = ctx.channel().eventLoop();
+        this.api = api;
+        this.method = method;
+        this.target = target;
+        this.path = path;
+        this.headers = headers;
+        this.body = body;
+        this.start = px.ticker().nanos();
+    }
+
+    /** Decides where the request goes, then sends it; on the loop. */
+    void start() {
+        state = State.DECIDING;
+        if (!px.mayBlock().getAsBoolean()) {
+            decided(decide());
+            return;
+        }
+        px.offLoop().execute(() -> {
+            Decided d = decide();
+            try {
+                loop.execute(() -> decided(d));
+            } catch (RejectedExecutionException e) {
+                // the port is closing: no loop will take this request on, so its load is released here
+                if (d.dispatch() != null) {
+                    d.dispatch().close();
+                }
+            }
+        });
+    }
+
+    private record Decided(Dispatch dispatch, OpenAiError error, String explain) {
+    }
+
+    /** Judges the request (the first time) and places it; on any thread. */
+    private Decided decide() {
+        try {
+            if (request == null) {
+                RequestIntake.Result in = px.intake().parseOwned(api, path, body, headers);
+                if (in.error() != null) {
+                    return new Decided(null, in.error(), null);
+                }
+                request = in.request();
+                px.metrics().requestStarted(request.model(), request.targetModel());
+                started = true;
+            }
+            String model = request.targetModel();
+            long t0 = px.ticker().nanos();
+            Dispatch d;
+            try {
+                d = px.director().dispatch(request,
+                        (EndpointState e) -> !failedPods.contains(e.name()) && px.catalog().serves(e.name(), model));
+                px.metrics().scheduled(true, (px.ticker().nanos() - t0) / 1e9);
+            } catch (SchedulingException e) {
+                px.metrics().scheduled(false, (px.ticker().nanos() - t0) / 1e9);
+                return new Decided(null, failedPods.isEmpty() ? OpenAiError.refused(e.status(), e.getMessage())
+                        : unreachable(), null);
+            }
+            try {
+                String explained = "true".equalsIgnoreCase(request.header(EXPLAIN_HEADER))
+                        ? px.explainer().apply(new Decision(d.cycle(), d.result())) : null;
+                return new Decided(d, null, explained);
+            } catch (RuntimeException e) {
+                d.close();
+                throw e;
+            }
+        } catch (RuntimeException e) {
+            return new Decided(null, OpenAiError.internal("The request could not be placed: " + e), null);
+        }
+    }
+
+    private void decided(Decided d) {
+        if (d.error() != null) {
+            respond(d.error());
+            finish();
+            return;
+        }
+        dispatch = d.dispatch();
+        explain = d.explain();
+        if (clientGone) {
+            endDispatch(Outcome.Cause.CLIENT_DISCONNECT);
+            finish();
+            return;
+        }
+        pod = dispatch.target();
+        state = State.CONNECTING;
+        px.pods().borrow(loop, pod.endpoint().address(), this);
+    }
+
+    @Override
+    public void borrowed(Channel ch, boolean pooled) {
+        if (clientGone) {
+            px.pods().release(ch, pod.endpoint().address()); // nothing was sent on it
+            endDispatch(Outcome.Cause.CLIENT_DISCONNECT);
+            finish();
+            return;
+        }
+        this.channel = ch;
+        this.pooled = pooled;
+        this.heard = false;
+        state = State.SENT;
+        ch.pipeline().get(PodHandler.class).attach(this);
+        boolean noBody = body.length == 0 && ("GET".equals(method) || "HEAD".equals(method));
+        HttpHeaders h = ForwardedHeaders.toPod(request.headers(), dispatch.cycle().upstreamHeaders(),
+                pod.endpoint().address(), noBody ? -1 : body.length);
+        ByteBuf content = body.length == 0 ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body);
+        ch.writeAndFlush(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.valueOf(method), target,
+                content, h, EmptyHttpHeaders.INSTANCE)).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+        if (px.responseTimeoutMillis() > 0) {
+            headTimeout = loop.schedule(this::headTimedOut, px.responseTimeoutMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    @Override
+    public void failed(Throwable cause) {
+        if (clientGone) {
+            endDispatch(Outcome.Cause.CLIENT_DISCONNECT);
+            finish();
+            return;
+        }
+        unreached();
+    }
+
+    /** The pod took no request from this attempt: another is tried, up to the attempts allowed. */
+    private void unreached() {
+        String name = pod.name();
+        endDispatch(Outcome.Cause.ERROR);
+        failedPods.add(name);
+        px.metrics().retried(name);
+        if (failedPods.size() >= px.maxAttempts()) {
+            respond(unreachable());
+            finish();
+            return;
+        }
+        start();
+    }
+
+    private OpenAiError unreachable() {
+        return OpenAiError.serviceUnavailable("No endpoint reachable; tried " + String.join(", ", failedPods) + ".");
+    }
+
+    private void headTimedOut() {
+        if (state != State.SENT || heard) {
+            return;
+        }
+        dropChannel();
+        // The pod accepted the request and is working on it: another pod would only do it again.
+        endDispatch(Outcome.Cause.TIMEOUT);
+        respond(OpenAiError.timeout(pod.name() + " did not answer within the response timeout."));
+        finish();
+    }
+
+    @Override
+    public void podMessage(HttpObject message) {
+        if (state != State.SENT) {
+            return;
+        }
+        heard = true;
+        if (message instanceof HttpResponse r) {
+            cancelTimeout();
+            int code = r.status().code();
+            if (code < 200 && code != 101) {
+                interim = true; // a 1xx: the response follows it
+                return;
+            }
+            head(r);
+        }
+        if (message instanceof HttpContent c) {
+            if (interim) {
+                interim = !(c instanceof LastHttpContent);
+                return;
+            }
+            content(c);
+            if (c instanceof LastHttpContent last && state == State.SENT) {
+                end(last);
+            }
+        }
+    }
+
+    private void head(HttpResponse r) {
+        status = r.status().code();
+        responseStatus = r.status();
+        String type = r.headers().get(HttpHeaderNames.CONTENT_TYPE);
+        sse = type != null && type.regionMatches(true, 0, "text/event-stream", 0, 17);
+        length = HttpUtil.getContentLength(r, -1L);
+        bodiless = "HEAD".equals(method) || status == 204 || status == 304;
+        podKeepAlive = HttpUtil.isKeepAlive(r);
+        HttpHeaders out = new DefaultHttpHeaders(false); // the pod's, checked by the decoder; the router's own
+        for (Map.Entry<String, String> h : r.headers()) {
+            if (ForwardedHeaders.returned(h.getKey())) {
+                out.add(h.getKey(), h.getValue());
+            }
+        }
+        out.set(GatewayHeaders.DESTINATION_ENDPOINT, pod.endpoint().address());
+        out.set(POD_HEADER, pod.name());
+        if (explain != null) {
+            out.set(EXPLAIN_HEADER, explain);
+        }
+        Map<String, String> extra = new LinkedHashMap<>();
+        dispatch.onHeaders(status, extra);
+        extra.forEach(out::set);
+        // A response's id is remembered as it passes, before the bytes carrying it go on: a follow-up the client sends
+        // the moment it has them must find this pod.
+        usage = new UsageScanner(sse, status >= 200 && status < 300 ? dispatch::answered : null, sse ? -1 : length);
+        whole = !sse && !bodiless && length >= 0 && length <= WHOLE;
+        responseHeaders = out;
+        if (whole) {
+            held = ctx.alloc().compositeBuffer(Integer.MAX_VALUE);
+            return;
+        }
+        if (bodiless) {
+            if (length >= 0) {
+                out.set(HttpHeaderNames.CONTENT_LENGTH, length);
+            }
+        } else if (!sse && length >= 0) {
+            out.set(HttpHeaderNames.CONTENT_LENGTH, length);
+        } else {
+            out.set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+        }
+        responding = true;
+        write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, responseStatus, out));
+    }
+
+    private void content(HttpContent c) {
+        ByteBuf bytes = c.content();
+        int n = bytes.readableBytes();
+        if (n > 0) {
+            if (!firstByte) {
+                firstByte = true;
+                // The pod answers once its prefill is over (or it gave up): its pending prefill shrinks now.
+                dispatch.firstToken();
+                if (sse) {
+                    px.metrics().firstToken(request.model(), request.targetModel(),
+                            (px.ticker().nanos() - start) / 1e9);
+                }
+            }
+            scan(bytes, n);
+        }
+        if (whole) {
+            if (n > 0) {
+                held.addComponent(true, bytes.retain());
+            }
+        } else if (n > 0 && !bodiless && !(c instanceof LastHttpContent)) {
+            write(new DefaultHttpContent(bytes.retain()));
+        }
+    }
+
+    /** Usage and the response hooks read the bytes as they pass; a direct buffer is read through a scratch array. */
+    private void scan(ByteBuf bytes, int n) {
+        if (bytes.hasArray()) {
+            int off = bytes.arrayOffset() + bytes.readerIndex();
+            usage.accept(bytes.array(), off, n);
+            dispatch.onBodyChunk(bytes.array(), off, n);
+            return;
+        }
+        byte[] scratch = client.scratch();
+        for (int at = 0; at < n; at += scratch.length) {
+            int k = Math.min(scratch.length, n - at);
+            bytes.getBytes(bytes.readerIndex() + at, scratch, 0, k);
+            usage.accept(scratch, 0, k);
+            dispatch.onBodyChunk(scratch, 0, k);
+        }
+    }
+
+    private void end(LastHttpContent last) {
+        if (last.decoderResult().isFailure()) {
+            cutShort(); // the pod closed before the length it declared, or mid-chunk
+            return;
+        }
+        Channel ch = channel;
+        channel = null;
+        if (podKeepAlive && ch.isActive()) {
+            px.pods().release(ch, pod.endpoint().address());
+        } else {
+            ch.pipeline().get(PodHandler.class).attach(null);
+            ch.close();
+        }
+        if (whole) {
+            CompositeByteBuf b = held;
+            held = null;
+            responseHeaders.setInt(HttpHeaderNames.CONTENT_LENGTH, b.readableBytes());
+            responding = true;
+            write(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, responseStatus, b, responseHeaders,
+                    EmptyHttpHeaders.INSTANCE));
+        } else {
+            ByteBuf rest = last.content();
+            write(bodiless || !rest.isReadable() ? LastHttpContent.EMPTY_LAST_CONTENT
+                    : new DefaultLastHttpContent(rest.retain()));
+        }
+        endDispatch(Outcome.Cause.NATURAL);
+        finish();
+    }
+
+    @Override
+    public void podGone(Throwable cause) {
+        if (state != State.SENT) {
+            return;
+        }
+        cancelTimeout();
+        Channel ch = channel;
+        channel = null;
+        if (ch != null) {
+            ch.close();
+        }
+        if (!heard) {
+            if (pooled && !replacedStale) {
+                // The pod had closed this kept connection while it was idle: it never saw the request.
+                replacedStale = true;
+                state = State.CONNECTING;
+                px.pods().open(loop, pod.endpoint().address(), this);
+                return;
+            }
+            unreached();
+            return;
+        }
+        cutShort();
+    }
+
+    /** The pod stopped mid-response (or a response hook failed on it). */
+    private void cutShort() {
+        dropChannel();
+        long got = held == null ? -1 : held.readableBytes();
+        if (held != null) {
+            held.release();
+            held = null;
+        }
+        if (!responding) {
+            respond(OpenAiError.badGateway(got >= 0 ? "The model server stopped after " + got + " of " + length
+                    + " bytes." : "The model server's response could not be relayed."));
+        } else if (sse) {
+            write(new DefaultLastHttpContent(Unpooled.wrappedBuffer(
+                    Responses.sseError("The model server stopped mid-stream."))));
+        } else {
+            ctx.close(); // a body cut short: the client must see it cut, not complete
+        }
+        endDispatch(Outcome.Cause.ERROR);
+        finish();
+    }
+
+    /** The client's connection closed: the pod's is closed too, which aborts the request there. */
+    void clientGone() {
+        if (clientGone || state == State.DONE) {
+            return;
+        }
+        clientGone = true;
+        if (state == State.SENT) {
+            dropChannel();
+            endDispatch(Outcome.Cause.CLIENT_DISCONNECT);
+            finish();
+        }
+        // deciding or connecting: the step under way sees the flag and ends the exchange
+    }
+
+    /** The client can take more: the pod's connection is read again. */
+    void clientWritable() {
+        Channel ch = channel;
+        if (ch != null && !ch.config().isAutoRead()) {
+            ch.config().setAutoRead(true);
+        }
+    }
+
+    private void write(Object message) {
+        ctx.writeAndFlush(message).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+        Channel ch = channel;
+        if (ch != null && !ctx.channel().isWritable()) {
+            ch.config().setAutoRead(false); // the client reads slower than the pod writes: stop reading the pod
+        }
+    }
+
+    /** Answers with an error, unless a response has begun (then the connection is closed: nothing more can be said). */
+    private void respond(OpenAiError error) {
+        status = error.status();
+        if (!started) {
+            px.metrics().rejected("", status);
+        }
+        if (responding) {
+            ctx.close();
+            return;
+        }
+        responding = true;
+        write(Responses.error(error));
+    }
+
+    private void dropChannel() {
+        cancelTimeout();
+        Channel ch = channel;
+        channel = null;
+        if (ch != null) {
+            ch.pipeline().get(PodHandler.class).attach(null);
+            ch.close();
+        }
+    }
+
+    private void cancelTimeout() {
+        if (headTimeout != null) {
+            headTimeout.cancel(false);
+            headTimeout = null;
+        }
+    }
+
+    private void endDispatch(Outcome.Cause cause) {
+        Dispatch d = dispatch;
+        dispatch = null;
+        if (d == null) {
+            return;
+        }
+        try {
+            Usage u = usage == null ? Usage.UNKNOWN : usage.usage();
+            d.complete(new Outcome(cause, status, u.promptTokens(), u.completionTokens(), u.cachedTokens()));
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "a completion hook failed", e);
+        } finally {
+            try {
+                d.close();
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "a completion hook failed", e);
+            }
+        }
+    }
+
+    private void finish() {
+        if (state == State.DONE) {
+            return;
+        }
+        state = State.DONE;
+        if (held != null) {
+            held.release();
+            held = null;
+        }
+        if (started) {
+            Usage u = usage == null ? Usage.UNKNOWN : usage.usage();
+            px.metrics().requestEnded(request.model(), request.targetModel(), status,
+                    (px.ticker().nanos() - start) / 1e9, u.promptTokens(), u.completionTokens(), u.cachedTokens());
+        }
+        client.exchangeDone(this);
+    }
+}

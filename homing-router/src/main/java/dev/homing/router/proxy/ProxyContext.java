@@ -1,0 +1,27 @@
+package dev.homing.router.proxy;
+
+import dev.homing.core.director.Decision;
+import dev.homing.core.director.Director;
+import dev.homing.core.time.Ticker;
+import dev.homing.router.http.RequestIntake;
+import dev.homing.router.metrics.RequestMetrics;
+import dev.homing.router.scrape.EndpointCatalog;
+import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+
+/**
+ * What every connection of the API port shares: who judges a request, who decides where it goes, the connections to
+ * the pods, the metrics, and how long to wait.
+ *
+ * @param mayBlock              whether a decision (intake and director) may wait on I/O now (a tokenizer call, a
+ *                              Redis read): such decisions run on {@code offLoop}, others on the event loop itself
+ * @param offLoop               where decisions that may block run
+ * @param responseTimeoutMillis longest wait for a pod's response head once the request is sent; 0 for none
+ * @param explainer             renders a decision as the value of {@link Exchange#EXPLAIN_HEADER}
+ */
+record ProxyContext(Director director, EndpointCatalog catalog, RequestIntake intake, PodChannels pods,
+                    RequestMetrics metrics, Ticker ticker, int maxAttempts, long responseTimeoutMillis,
+                    Function<Decision, String> explainer, BooleanSupplier mayBlock,
+                    Executor offLoop) {
+}
