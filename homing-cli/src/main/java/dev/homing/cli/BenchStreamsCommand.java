@@ -84,6 +84,8 @@ final class BenchStreamsCommand implements Callable<Integer> {
             Histogram largest = r.largestGapMicros();
             System.out.printf("%ncompleted %d, failed %d, in %.1f s (the heap's run: completed %d, failed %d)%n",
                     r.completed(), r.failed(), seconds, heapRun.completed(), heapRun.failed());
+            r.whyFailed().forEach((why, n) -> System.out.printf("  failed: %d %s%n", n, why));
+            heapRun.whyFailed().forEach((why, n) -> System.out.printf("  failed in the heap's run: %d %s%n", n, why));
             System.out.printf("open at the pod while measured: %d; Homing's heap after a full GC: %.1f MiB before, "
                     + "%.1f MiB with them open: %.1f KiB a stream (goal <= 64)%n", openAtPod[0], before / 1048576.0,
                     during[0] / 1048576.0, perStream / 1024);

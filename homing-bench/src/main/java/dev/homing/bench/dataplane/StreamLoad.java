@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -23,11 +25,11 @@ import org.HdrHistogram.Histogram;
 public final class StreamLoad {
 
     /** What the streams saw: how many completed, the gaps between arrivals and each stream's largest, in µs. */
-    public record Result(int completed, int failed, Histogram gapMicros, Histogram largestGapMicros,
+    public record Result(int completed, int failed, Map<String, Integer> whyFailed, Histogram gapMicros,
+                         Histogram largestGapMicros,
                          Histogram firstChunkMicros) {
     }
 
-    private static final byte[] END = "data: [DONE]\n\n\r\n0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
 
     private final InetSocketAddress address;
     private final byte[] request;
@@ -48,6 +50,7 @@ public final class StreamLoad {
         Histogram first = new Histogram(60_000_000L, 3);
         AtomicInteger completed = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
+        Map<String, Integer> why = new ConcurrentHashMap<>();
         CountDownLatch started = new CountDownLatch(streams);
         CountDownLatch done = new CountDownLatch(streams);
         List<Thread> threads = new ArrayList<>(streams);
@@ -64,9 +67,11 @@ public final class StreamLoad {
                         completed.incrementAndGet();
                     } else {
                         failed.incrementAndGet();
+                        why.merge("ended before data: [DONE]", 1, Integer::sum);
                     }
                 } catch (IOException | InterruptedException | RuntimeException e) {
                     failed.incrementAndGet();
+                    why.merge(e.getClass().getSimpleName() + ": " + e.getMessage(), 1, Integer::sum);
                 } finally {
                     done.countDown();
                 }
@@ -78,7 +83,7 @@ public final class StreamLoad {
         if (!done.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             threads.forEach(Thread::interrupt);
         }
-        return new Result(completed.get(), failed.get(), gaps, largest, first);
+        return new Result(completed.get(), failed.get(), Map.copyOf(why), gaps, largest, first);
     }
 
     private boolean one(Histogram gaps, Histogram largest, Histogram first, CountDownLatch started)
@@ -93,13 +98,19 @@ public final class StreamLoad {
             out.write(request);
             out.flush();
             byte[] buf = new byte[16 * 1024];
-            byte[] tail = new byte[END.length];
+            ChunkedStreamEnd end = new ChunkedStreamEnd();
             long last = -1;
             long maxGap = 0;
             boolean counted = false;
             try {
                 while (true) {
-                    int n = in.read(buf);
+                    int n;
+                    try {
+                        n = in.read(buf);
+                    } catch (java.net.SocketTimeoutException e) {
+                        throw new java.net.SocketTimeoutException(last < 0 ? "no byte within the read timeout"
+                                : "stalled mid-stream for the read timeout");
+                    }
                     if (n < 0) {
                         return false;
                     }
@@ -118,11 +129,7 @@ public final class StreamLoad {
                         maxGap = Math.max(maxGap, gap);
                     }
                     last = now;
-                    // keep the last bytes seen, to find the end marker across reads
-                    int keep = Math.min(n, tail.length);
-                    System.arraycopy(tail, keep, tail, 0, tail.length - keep);
-                    System.arraycopy(buf, n - keep, tail, tail.length - keep, keep);
-                    if (Arrays.equals(tail, END)) {
+                    if (end.accept(buf, 0, n)) {
                         synchronized (largest) {
                             largest.recordValue(Math.min(60_000_000L, maxGap));
                         }
