@@ -74,7 +74,6 @@ public final class ApiPort implements AutoCloseable {
         try {
             server = new ServerBootstrap().group(loops).channel(EventLoops.serverChannel())
                     .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childOption(ChannelOption.AUTO_READ, false) // a request at a time: see ClientConnection
                     .childHandler(new ChannelInitializer<>() {
                         @Override
                         protected void initChannel(Channel ch) {

@@ -18,9 +18,10 @@ import java.util.Map;
 
 /**
  * A client's connection to the API port: its requests one at a time, each read whole (bounded) and then answered here
- * (models, health, a 404 or 405) or forwarded as an {@link Exchange}. The channel reads on demand: the next request
- * is read only once the last response has ended, so a pipelining client is answered in order and holds no more than
- * one read's worth of its requests here.
+ * (models, health, a 404 or 405) or forwarded as an {@link Exchange}. The connection is read all along (so a client
+ * that leaves is seen at once, and reading costs no system call to switch on and off for each request); what arrives
+ * while a response is under way (a pipelining client's next requests) waits, in order, and stops the reading until
+ * that response has ended: no more than one read's worth is held here.
  */
 final class ClientConnection extends ChannelInboundHandlerAdapter {
 
@@ -48,10 +49,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void channelActive(ChannelHandlerContext ctx) {
+    public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
-        ctx.read();
-        ctx.fireChannelActive();
     }
 
     @Override
@@ -59,7 +58,9 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         if (refused) {
             ReferenceCountUtil.release(msg);
         } else if (exchange != null || !waiting.isEmpty()) {
-            waiting.add(msg); // a pipelined request: taken once the response before it has ended
+            // a pipelined request: taken once the response before it has ended; nothing more is read meanwhile
+            waiting.add(msg);
+            ctx.channel().config().setAutoRead(false);
         } else {
             handle(msg);
         }
@@ -93,7 +94,6 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
             }
             body = new RequestBody(declared, px.intake().maxBodyBytes());
         }
-        ctx.read();
     }
 
     private void onContent(HttpContent c) {
@@ -106,7 +106,6 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         if (!(c instanceof LastHttpContent)) {
-            ctx.read();
             return;
         }
         HttpRequest req = head;
@@ -149,7 +148,6 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
 
     private void answer(FullHttpResponse response) {
         ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
-        ctx.read();
     }
 
     /**
@@ -173,8 +171,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         while (exchange == null && !refused && !waiting.isEmpty()) {
             handle(waiting.poll());
         }
-        if (exchange == null && !refused && ctx.channel().isActive()) {
-            ctx.read();
+        if (exchange == null && !refused && !ctx.channel().config().isAutoRead()) {
+            ctx.channel().config().setAutoRead(true);
         }
     }
 

@@ -94,6 +94,8 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
     private boolean started;
     private Dispatch dispatch;
     private EndpointState pod;
+    /** The pod's {@code host:port}, made once: every step of an attempt names it. */
+    private String address;
     private String explain;
 
     private Channel channel;
@@ -209,14 +211,15 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
             return;
         }
         pod = dispatch.target();
+        address = pod.endpoint().address();
         state = State.CONNECTING;
-        px.pods().borrow(loop, pod.endpoint().address(), this);
+        px.pods().borrow(loop, address, this);
     }
 
     @Override
     public void borrowed(Channel ch, boolean pooled) {
         if (clientGone) {
-            px.pods().release(ch, pod.endpoint().address()); // nothing was sent on it
+            px.pods().release(ch, address); // nothing was sent on it
             endDispatch(Outcome.Cause.CLIENT_DISCONNECT);
             finish();
             return;
@@ -228,7 +231,7 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
         ch.pipeline().get(PodHandler.class).attach(this);
         boolean noBody = body.length == 0 && ("GET".equals(method) || "HEAD".equals(method));
         HttpHeaders h = ForwardedHeaders.toPod(request.headers(), dispatch.cycle().upstreamHeaders(),
-                pod.endpoint().address(), noBody ? -1 : body.length);
+                address, noBody ? -1 : body.length);
         ByteBuf content = body.length == 0 ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body);
         ch.writeAndFlush(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.valueOf(method), target,
                 content, h, EmptyHttpHeaders.INSTANCE)).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
@@ -317,7 +320,7 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
                 out.add(h.getKey(), h.getValue());
             }
         }
-        out.set(GatewayHeaders.DESTINATION_ENDPOINT, pod.endpoint().address());
+        out.set(GatewayHeaders.DESTINATION_ENDPOINT, address);
         out.set(POD_HEADER, pod.name());
         if (explain != null) {
             out.set(EXPLAIN_HEADER, explain);
@@ -396,7 +399,7 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
         Channel ch = channel;
         channel = null;
         if (podKeepAlive && ch.isActive()) {
-            px.pods().release(ch, pod.endpoint().address());
+            px.pods().release(ch, address);
         } else {
             ch.pipeline().get(PodHandler.class).attach(null);
             ch.close();
@@ -433,7 +436,7 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
                 // The pod had closed this kept connection while it was idle: it never saw the request.
                 replacedStale = true;
                 state = State.CONNECTING;
-                px.pods().open(loop, pod.endpoint().address(), this);
+                px.pods().open(loop, address, this);
                 return;
             }
             unreached();
