@@ -1,5 +1,7 @@
 package dev.homing.router.proxy;
 
+import static dev.homing.router.upstream.UpstreamClient.fieldSafe;
+
 import dev.homing.protocol.gateway.GatewayHeaders;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -61,16 +63,6 @@ final class ForwardedHeaders {
         }
         for (String n : NOT_RETURNED) {
             if (n.equalsIgnoreCase(name)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean fieldSafe(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '\r' || c == '\n' || c == 0) {
                 return false;
             }
         }

@@ -129,7 +129,8 @@ public final class UpstreamClient implements AutoCloseable {
         return b.toString().getBytes(StandardCharsets.ISO_8859_1);
     }
 
-    private static boolean fieldSafe(String s) {
+    /** Whether a header name or value may be sent as it is: no line break or NUL that would smuggle a header in. */
+    public static boolean fieldSafe(String s) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if (c == '\r' || c == '\n' || c == 0) {

@@ -4,6 +4,7 @@ import static dev.homing.router.upstream.ScriptedPod.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.homing.router.RouterOptions;
 import dev.homing.router.RouterServer;
 import dev.homing.router.upstream.ScriptedPod;
 import java.io.ByteArrayOutputStream;
@@ -15,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,11 +49,28 @@ class DataPlaneIT {
                 + "Content-Length: " + body.length() + "\r\n\r\n";
     }
 
+    /** What a test says to a router in front of a pod, on one client connection. */
+    private interface Conversation {
+        void talk(RouterServer router, Socket client, ScriptedPod pod) throws Exception;
+    }
+
+    /** A router in front of {@code pod} (its options changed as {@code options} says), and a client connection to it. */
+    private static void through(ScriptedPod pod, Consumer<RouterOptions.Builder> options, Conversation conversation)
+            throws Exception {
+        try (pod; RouterServer router = pod.routerInFront("p1", options);
+             Socket client = new Socket("127.0.0.1", router.port())) {
+            client.setSoTimeout(10_000);
+            conversation.talk(router, client, pod);
+        }
+    }
+
+    private static void through(ScriptedPod pod, Conversation conversation) throws Exception {
+        through(pod, o -> { }, conversation);
+    }
+
     @Test
     void aBodyThatComesAfterItsHeadIsWaitedFor() throws Exception {
-        try (ScriptedPod pod = echoPod(); RouterServer router = pod.routerInFront("p1");
-             Socket c = new Socket("127.0.0.1", router.port())) {
-            c.setSoTimeout(10_000);
+        through(echoPod(), (router, c, pod) -> {
             String body = completion("late body");
             write(c.getOutputStream(), post(body, ""));
             Thread.sleep(200); // the head is read and answered with a read for more before the body arrives
@@ -60,14 +79,12 @@ class DataPlaneIT {
             assertThat(r.status).isEqualTo(200);
             assertThat(r.body).isEqualTo(body);
             assertNothingInFlight(router);
-        }
+        });
     }
 
     @Test
     void pipelinedRequestsAreAnsweredInTheirOrder() throws Exception {
-        try (ScriptedPod pod = echoPod(); RouterServer router = pod.routerInFront("p1");
-             Socket c = new Socket("127.0.0.1", router.port())) {
-            c.setSoTimeout(10_000);
+        through(echoPod(), (router, c, pod) -> {
             StringBuilder all = new StringBuilder();
             for (int i = 0; i < 5; i++) {
                 String body = completion("request " + i);
@@ -83,14 +100,12 @@ class DataPlaneIT {
             }
             assertThat(Response.read(in).status).isEqualTo(200);
             assertNothingInFlight(router);
-        }
+        });
     }
 
     @Test
     void expectContinueIsAnsweredBeforeTheBody() throws Exception {
-        try (ScriptedPod pod = echoPod(); RouterServer router = pod.routerInFront("p1");
-             Socket c = new Socket("127.0.0.1", router.port())) {
-            c.setSoTimeout(10_000);
+        through(echoPod(), (router, c, pod) -> {
             String body = completion("after continue");
             write(c.getOutputStream(), post(body, "Expect: 100-continue\r\n"));
             InputStream in = c.getInputStream();
@@ -101,14 +116,12 @@ class DataPlaneIT {
             assertThat(r.body).isEqualTo(body);
             assertThat(pod.requests.stream().filter(q -> q.requestLine().startsWith("POST"))
                     .allMatch(q -> q.header("expect") == null)).isTrue(); // a hop's own: not forwarded
-        }
+        });
     }
 
     @Test
     void aChunkedBodyOverTheLimitIs413AndTheConnectionCloses() throws Exception {
-        try (ScriptedPod pod = echoPod(); RouterServer router = pod.routerInFront("p1", o -> o.maxBodyBytes = 1000);
-             Socket c = new Socket("127.0.0.1", router.port())) {
-            c.setSoTimeout(10_000);
+        through(echoPod(), o -> o.maxBodyBytes = 1000, (router, c, pod) -> {
             OutputStream out = c.getOutputStream();
             write(out, "POST /v1/completions HTTP/1.1\r\nHost: r\r\nTransfer-Encoding: chunked\r\n\r\n");
             String chunk = "x".repeat(600);
@@ -121,47 +134,42 @@ class DataPlaneIT {
             assertThat(in.read()).isEqualTo(-1); // the rest of that body cannot be told from a next request
             assertThat(pod.requests).noneMatch(q -> q.requestLine().startsWith("POST"));
             assertNothingInFlight(router);
-        }
+        });
     }
 
     @Test
     void aMalformedRequestIs400InOpenAisShape() throws Exception {
-        try (ScriptedPod pod = echoPod(); RouterServer router = pod.routerInFront("p1");
-             Socket c = new Socket("127.0.0.1", router.port())) {
-            c.setSoTimeout(10_000);
+        through(echoPod(), (router, c, pod) -> {
             write(c.getOutputStream(), "POST /v1/completions HTTP/1.1\r\nHost: r\r\nContent-Length: nine\r\n\r\n");
             Response r = Response.read(c.getInputStream());
             assertThat(r.status).isEqualTo(400);
             assertThat(r.body).contains("\"error\"").contains("BadRequestError").contains("Malformed request");
-        }
+        });
     }
 
     @Test
     void aResponseReadUntilThePodClosesIsRelayedWhole() throws Exception {
         String text = "{\"id\":\"cmpl-1\",\"usage\":{\"prompt_tokens\":2,\"completion_tokens\":3}}";
-        try (ScriptedPod pod = new ScriptedPod((r, out, s) -> {
+        through(new ScriptedPod((r, out, s) -> {
             if (ScriptedPod.answeredScrape(r, out, MODEL)) {
                 return true;
             }
             write(out, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n" + text);
             return false; // the close ends the body
-        });
-             RouterServer router = pod.routerInFront("p1");
-             Socket c = new Socket("127.0.0.1", router.port())) {
-            c.setSoTimeout(10_000);
+        }), (router, c, pod) -> {
             String body = completion("x");
             write(c.getOutputStream(), post(body, "") + body);
             Response r = Response.read(c.getInputStream());
             assertThat(r.status).isEqualTo(200);
             assertThat(r.body).isEqualTo(text);
             assertNothingInFlight(router);
-        }
+        });
     }
 
     @Test
     void aKeptConnectionThePodClosedIsReplacedWithoutCountingAgainstIt() throws Exception {
         Set<Integer> served = ConcurrentHashMap.newKeySet();
-        try (ScriptedPod pod = new ScriptedPod((r, out, s) -> {
+        through(new ScriptedPod((r, out, s) -> {
             if (ScriptedPod.answeredScrape(r, out, MODEL)) {
                 return true;
             }
@@ -170,10 +178,7 @@ class DataPlaneIT {
             }
             write(out, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
             return true;
-        });
-             RouterServer router = pod.routerInFront("p1");
-             Socket c = new Socket("127.0.0.1", router.port())) {
-            c.setSoTimeout(10_000);
+        }), (router, c, pod) -> {
             for (int i = 0; i < 3; i++) {
                 String body = completion("again " + i);
                 write(c.getOutputStream(), post(body, "") + body);
@@ -183,7 +188,7 @@ class DataPlaneIT {
             // each request after the first found its kept connection closed by the pod and was sent once more
             assertThat(pod.requests.stream().filter(q -> q.requestLine().startsWith("POST")).count()).isEqualTo(5);
             assertNothingInFlight(router);
-        }
+        });
     }
 
     private static void assertNothingInFlight(RouterServer router) {
