@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
@@ -188,6 +189,36 @@ class DataPlaneIT {
             // each request after the first found its kept connection closed by the pod and was sent once more
             assertThat(pod.requests.stream().filter(q -> q.requestLine().startsWith("POST")).count()).isEqualTo(5);
             assertNothingInFlight(router);
+        });
+    }
+
+    @Test
+    void aClientThatDoesNotReadStopsTheRouterReadingThePod() throws Exception {
+        long body = 256L << 20; // far more than the sockets' and the router's buffers together
+        AtomicLong written = new AtomicLong();
+        byte[] piece = ("data: " + "x".repeat(64 * 1024 - 8) + "\n\n").getBytes(StandardCharsets.ISO_8859_1);
+        through(new ScriptedPod((r, out, s) -> {
+            if (ScriptedPod.answeredScrape(r, out, MODEL)) {
+                return true;
+            }
+            write(out, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n");
+            String size = Integer.toHexString(piece.length) + "\r\n";
+            while (written.get() < body) {
+                out.write(size.getBytes(StandardCharsets.ISO_8859_1));
+                out.write(piece);
+                out.write("\r\n".getBytes(StandardCharsets.ISO_8859_1));
+                written.addAndGet(piece.length);
+            }
+            return false;
+        }), (router, c, pod) -> {
+            String req = completion("flood");
+            write(c.getOutputStream(), post(req, "") + req);
+            c.getInputStream().read(); // the response has begun; from here the client reads nothing
+            Thread.sleep(1500);
+            long stalled = written.get();
+            Thread.sleep(500);
+            // the pod's writes stopped where the socket buffers are full: the router holds no backlog of its own
+            assertThat(written.get()).isEqualTo(stalled).isLessThan(body / 4);
         });
     }
 
