@@ -55,8 +55,42 @@ public final class PredictionLog {
         for (int i = 0; i < kept; i++) {
             e[i] = errors[(int) ((recorded - 1 - i) % errors.length)];
         }
-        Arrays.sort(e);
-        return rank(e, 0.5);
+        // the value rank() would take from the sorted array, found without sorting it (asked at every decision)
+        return select(e, Math.max(0, Math.min(kept - 1, (int) Math.ceil(0.5 * kept) - 1)));
+    }
+
+    /** The {@code k}-th smallest of {@code a} (0-based), by Hoare's selection; reorders {@code a}. */
+    static double select(double[] a, int k) {
+        int lo = 0;
+        int hi = a.length - 1;
+        while (lo < hi) {
+            double pivot = a[(lo + hi) >>> 1];
+            int i = lo;
+            int j = hi;
+            while (i <= j) {
+                while (Double.compare(a[i], pivot) < 0) {
+                    i++;
+                }
+                while (Double.compare(a[j], pivot) > 0) {
+                    j--;
+                }
+                if (i <= j) {
+                    double t = a[i];
+                    a[i] = a[j];
+                    a[j] = t;
+                    i++;
+                    j--;
+                }
+            }
+            if (k <= j) {
+                hi = j;
+            } else if (k >= i) {
+                lo = i;
+            } else {
+                return a[k];
+            }
+        }
+        return a[k];
     }
 
     synchronized Summary summary() {

@@ -109,7 +109,7 @@ final class TtftModel {
         if (!trusted()) {
             return new Estimate(othersSeconds, queued, Double.NaN, 0, 1);
         }
-        double backlog = backlog(endpoint, now) + othersSeconds;
+        double backlog = backlog(e, now) + othersSeconds;
         double speed = e == null ? 1 : Math.exp(decayed(e, now));
         double ownSeconds = own.seconds(theta());
         return new Estimate(backlog, queued, (theta()[0] + backlog + ownSeconds) * speed, ownSeconds, speed);
@@ -117,7 +117,11 @@ final class TtftModel {
 
     /** Seconds of prefill queued ahead on the endpoint at {@code now}, priced with the current fit (0 untrusted). */
     synchronized double backlog(String endpoint, long now) {
-        Endpoint e = endpoints.get(endpoint);
+        return backlog(endpoints.get(endpoint), now);
+    }
+
+    /** As {@link #backlog(String, long)}, for an endpoint already looked up (null: none known). */
+    private double backlog(Endpoint e, long now) {
         if (e == null || e.pending.isEmpty() || !trusted()) {
             return 0;
         }
