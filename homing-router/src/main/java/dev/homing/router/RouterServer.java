@@ -34,6 +34,7 @@ import dev.homing.router.extproc.PickerHealth;
 import dev.homing.router.http.HttpPort;
 import dev.homing.router.http.RequestIntake;
 import dev.homing.router.metrics.RouterMetrics;
+import dev.homing.router.outlier.Ejections;
 import dev.homing.router.precise.PreciseRouting;
 import dev.homing.router.precise.events.KvEventSubscribers;
 import dev.homing.router.proxy.ApiPort;
@@ -147,10 +148,15 @@ public final class RouterServer implements AutoCloseable {
                     new ScheduleHandler(director, catalog, intake), pickerHealth::notReady);
             this.admin = parts.add(new HttpPort("admin", options.adminHost(), options.adminPort(),
                     adminHandlers::register), HttpPort::start);
+            // outliers: endpoints whose requests keep failing are left out for a while
+            Ejections ejections = new Ejections(ticker::nanos);
+            pool.onRemoved(e -> ejections.forget(e.name()));
+            metrics.ejections(ejections);
             this.api = !options.proxy() ? null : parts.add(new ApiPort(new ApiPort.Settings(options.host(),
                     options.port(), options.connectTimeout(), options.responseTimeout(), options.maxAttempts(),
-                    Runtime.getRuntime().availableProcessors()), director, catalog, intake, metrics.requests(), ticker,
-                    DecisionJson::compact, () -> shared != null || tokensAsked), ApiPort::start);
+                    Runtime.getRuntime().availableProcessors()), director, catalog, intake, ejections,
+                    metrics.requests(), ticker, DecisionJson::compact, () -> shared != null || tokensAsked),
+                    ApiPort::start);
             if (api != null) {
                 pool.onRemoved(api::forget);
             }

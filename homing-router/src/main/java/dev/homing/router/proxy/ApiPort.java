@@ -6,6 +6,7 @@ import dev.homing.core.endpoint.Endpoint;
 import dev.homing.core.time.Ticker;
 import dev.homing.router.http.RequestIntake;
 import dev.homing.router.metrics.RequestMetrics;
+import dev.homing.router.outlier.Ejections;
 import dev.homing.router.scrape.EndpointCatalog;
 import dev.homing.router.upstream.UpstreamClient;
 import io.netty.bootstrap.ServerBootstrap;
@@ -53,17 +54,19 @@ public final class ApiPort implements AutoCloseable {
     private Channel server;
 
     /**
+     * @param ejections endpoints left out for failing; told of every attempt's outcome here
      * @param explainer renders a decision as the value of the {@code x-homing-explain} response header
      * @param mayBlock  whether a decision may wait on I/O now (a tokenizer call, a Redis read): such decisions run on
      *                  virtual threads, others on the event loop that reads the request
      */
     public ApiPort(Settings settings, Director director, EndpointCatalog catalog, RequestIntake intake,
-                   RequestMetrics metrics, Ticker ticker, Function<Decision, String> explainer, BooleanSupplier mayBlock) {
+                   Ejections ejections, RequestMetrics metrics, Ticker ticker, Function<Decision, String> explainer,
+                   BooleanSupplier mayBlock) {
         this.settings = settings;
         this.loops = EventLoops.group(Math.max(1, settings.eventLoops()), "homing-api");
         this.pods = new PodChannels(settings.connectTimeout(), UpstreamClient.DEFAULT_MAX_IDLE_PER_POD,
                 UpstreamClient.DEFAULT_IDLE_TIMEOUT, System::nanoTime);
-        this.context = new ProxyContext(director, catalog, intake, pods, metrics, ticker,
+        this.context = new ProxyContext(director, catalog, intake, pods, ejections, metrics, ticker,
                 Math.max(1, settings.maxAttempts()), settings.responseTimeout().toMillis(), explainer, mayBlock,
                 DECISION_THREADS);
         this.models = new ModelsHandler(catalog);

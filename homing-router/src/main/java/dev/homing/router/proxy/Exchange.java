@@ -176,8 +176,8 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
             long t0 = px.ticker().nanos();
             Dispatch d;
             try {
-                d = px.director().dispatch(request,
-                        (EndpointState e) -> !failedPods.contains(e.name()) && px.catalog().serves(e.name(), model));
+                d = px.director().dispatch(request, (EndpointState e) -> !failedPods.contains(e.name())
+                        && !px.ejections().ejected(e.name()) && px.catalog().serves(e.name(), model));
                 px.metrics().scheduled(true, (px.ticker().nanos() - t0) / 1e9);
             } catch (SchedulingException e) {
                 px.metrics().scheduled(false, (px.ticker().nanos() - t0) / 1e9);
@@ -253,6 +253,7 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
     /** The pod took no request from this attempt: another is tried, up to the attempts allowed. */
     private void unreached() {
         String name = pod.name();
+        px.ejections().failed(name);
         endDispatch(Outcome.Cause.ERROR);
         failedPods.add(name);
         px.metrics().retried(name);
@@ -273,6 +274,7 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
             return;
         }
         dropChannel();
+        px.ejections().failed(pod.name());
         // The pod accepted the request and is working on it: another pod would only do it again.
         endDispatch(Outcome.Cause.TIMEOUT);
         respond(OpenAiError.timeout(pod.name() + " did not answer within the response timeout."));
@@ -308,6 +310,11 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
 
     private void head(HttpResponse r) {
         status = r.status().code();
+        if (status >= 500) {
+            px.ejections().failed(pod.name());
+        } else {
+            px.ejections().succeeded(pod.name());
+        }
         responseStatus = r.status();
         String type = r.headers().get(HttpHeaderNames.CONTENT_TYPE);
         sse = type != null && type.regionMatches(true, 0, "text/event-stream", 0, 17);

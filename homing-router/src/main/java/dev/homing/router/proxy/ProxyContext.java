@@ -5,6 +5,7 @@ import dev.homing.core.director.Director;
 import dev.homing.core.time.Ticker;
 import dev.homing.router.http.RequestIntake;
 import dev.homing.router.metrics.RequestMetrics;
+import dev.homing.router.outlier.Ejections;
 import dev.homing.router.scrape.EndpointCatalog;
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
@@ -14,6 +15,7 @@ import java.util.function.Function;
  * What every connection of the API port shares: who judges a request, who decides where it goes, the connections to
  * the pods, the metrics, and how long to wait.
  *
+ * @param ejections             endpoints left out for failing, told of every attempt's outcome
  * @param mayBlock              whether a decision (intake and director) may wait on I/O now (a tokenizer call, a
  *                              Redis read): such decisions run on {@code offLoop}, others on the event loop itself
  * @param offLoop               where decisions that may block run
@@ -21,6 +23,7 @@ import java.util.function.Function;
  * @param explainer             renders a decision as the value of {@link Exchange#EXPLAIN_HEADER}
  */
 record ProxyContext(Director director, EndpointCatalog catalog, RequestIntake intake, PodChannels pods,
+                    Ejections ejections,
                     RequestMetrics metrics, Ticker ticker, int maxAttempts, long responseTimeoutMillis,
                     Function<Decision, String> explainer, BooleanSupplier mayBlock,
                     Executor offLoop) {

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -40,6 +41,7 @@ final class CentralSubscriber implements AutoCloseable {
     private final Thread thread;
     private final Set<String> unknownLogged = new HashSet<>();
     private volatile List<Endpoint> members;
+    private final Supplier<List<Endpoint>> pool;
     private volatile boolean running = true;
     private String boundAt; // the subscriber thread's: the endpoint with its port resolved
 
@@ -47,15 +49,21 @@ final class CentralSubscriber implements AutoCloseable {
     private record Tracked(Endpoint endpoint, PublisherStream stream) {
     }
 
+    /**
+     * @param pool the pool's endpoints now: read when a topic names a pod the last membership did not have, so a pod's
+     *             first events, sent the moment it joined (or the router started), are not dropped while the
+     *             membership the subscribers follow every {@code MEMBERSHIP_INTERVAL} catches up
+     */
     CentralSubscriber(ZContext context, String bindEndpoint, String topicFilter, IndexWorkers workers,
-                      List<Endpoint> members, KvEventsObserver observer, Ticker ticker, Duration replayTimeout,
-                      String name) {
+                      List<Endpoint> members, Supplier<List<Endpoint>> pool, KvEventsObserver observer,
+                      Ticker ticker, Duration replayTimeout, String name) {
         this.context = context;
         this.bindEndpoint = bindEndpoint;
         this.topicFilter = topicFilter;
         this.sink = workers;
         this.workers = workers;
         this.members = List.copyOf(members);
+        this.pool = pool;
         this.observer = observer;
         this.ticker = ticker;
         this.replayTimeout = replayTimeout;
@@ -130,6 +138,16 @@ final class CentralSubscriber implements AutoCloseable {
                 }
                 String podId = KvTopic.parse(m.topic()).podId();
                 Endpoint e = resolver.resolve(podId);
+                if (e == null) {
+                    List<Endpoint> fresh = pool.get();
+                    if (!fresh.equals(resolvedFor)) { // a pod newer than the membership followed
+                        members = List.copyOf(fresh);
+                        resolver = new PodResolver(fresh);
+                        forgetDeparted(streams, fresh);
+                        resolvedFor = members;
+                        e = resolver.resolve(podId);
+                    }
+                }
                 if (e == null) {
                     unknown(podId);
                     continue;

@@ -81,7 +81,8 @@ public final class KvEventSubscribers implements AutoCloseable {
                 continue;
             }
             try {
-                subscriptions.put(p, new ProducerSubscription(p, members, observer, ticker, REPLAY_TIMEOUT));
+                subscriptions.put(p, new ProducerSubscription(p, members, this::members, observer, ticker,
+                        REPLAY_TIMEOUT));
                 LOG.log(System.Logger.Level.INFO, "KV events: feeding " + p.name() + " "
                         + (p.events().centralized() ? "from " + subscriptions.get(p).boundEndpoint()
                         : "by dialing each pod"));

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.Map;
 import org.zeromq.ZContext;
 
@@ -31,8 +32,9 @@ final class ProducerSubscription implements AutoCloseable {
     private final String boundEndpoint;
 
     /** @throws IllegalStateException when the centralized endpoint cannot be bound; nothing is left running */
-    ProducerSubscription(KvEventFeed producer, List<Endpoint> members, KvEventsObserver observer,
-                         Ticker ticker, Duration replayTimeout) {
+    /** @param pool the pool's endpoints now, read by a bound subscriber when a topic names one it does not know */
+    ProducerSubscription(KvEventFeed producer, List<Endpoint> members, Supplier<List<Endpoint>> pool,
+                         KvEventsObserver observer, Ticker ticker, Duration replayTimeout) {
         this.producer = producer;
         this.settings = producer.events();
         this.observer = observer;
@@ -41,7 +43,7 @@ final class ProducerSubscription implements AutoCloseable {
         this.workers = new IndexWorkers(producer.index(), settings.concurrency(), observer, producer.name());
         if (settings.centralized()) {
             central = new CentralSubscriber(context, settings.zmqEndpoint(), settings.topicFilter(), workers, members,
-                    observer, ticker, replayTimeout, producer.name());
+                    pool, observer, ticker, replayTimeout, producer.name());
             String bound;
             try {
                 bound = central.start();
