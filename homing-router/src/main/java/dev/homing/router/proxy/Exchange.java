@@ -54,9 +54,10 @@ import java.util.concurrent.TimeUnit;
  * the pod had closed is replaced once without counting against it.
  *
  * <p>Runs on its client connection's event loop (the pod's connection is opened on the same loop), but for a
- * decision that may block, which runs off the loop ({@link ProxyContext#mayBlock()}). Every path out completes and closes the dispatch
- * exactly once, so the load it credited is always released: the response's end, a pod's failure or timeout, the
- * client's disconnect (which closes the pod's connection, aborting the request there), a plugin's exception.
+ * decision that may block, which runs off the loop ({@link ProxyContext#mayBlock()}). Every path out completes and
+ * closes the dispatch exactly once, so the load it credited is always released: the response's end, a pod's failure
+ * or timeout, the client's disconnect (which closes the pod's connection, aborting the request there), a plugin's
+ * exception.
  */
 final class Exchange implements PodListener, PodChannels.Borrowed {
 
