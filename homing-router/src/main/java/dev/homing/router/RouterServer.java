@@ -8,6 +8,7 @@ import dev.homing.core.director.RoutingPolicy;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.framework.plugin.PluginContext;
 import dev.homing.core.framework.request.TokenSource;
+import dev.homing.core.framework.request.UsesTokens;
 import dev.homing.core.framework.requestcontrol.SaturationDetector;
 import dev.homing.core.learned.LearnedState;
 import dev.homing.core.plugins.BuiltIns;
@@ -82,8 +83,6 @@ public final class RouterServer implements AutoCloseable {
     private final GrpcPort extProc;
     private final GrpcPort health;
     private final PickerHealth pickerHealth;
-    /** The type name of core's token producer, which calls a pod's tokenizer (the router names no precise class). */
-    private static final String TOKEN_PRODUCER = "token-producer";
     /** The policy running asks for tokens, so a decision may block: see {@link #asksForTokens}. */
     private volatile boolean tokensAsked;
     /** Every part runs: readiness waits for it as well as for the pool (under this). */
@@ -268,8 +267,7 @@ public final class RouterServer implements AutoCloseable {
      * may then wait on a pod's tokenizer, so decisions run off the event loops. Judged as a policy is installed.
      */
     private static boolean asksForTokens(ResolvedConfig config) {
-        return !config.pluginsOf(KvEventFeed.class).isEmpty()
-                || config.specs().values().stream().anyMatch(s -> TOKEN_PRODUCER.equals(s.type()));
+        return !config.pluginsOf(UsesTokens.class).isEmpty();
     }
 
     private List<ApproxPrefixCacheProducer> prefixProducers() {

@@ -24,6 +24,18 @@ class BuiltInConfigTest {
     }
 
     /**
+     * Only the precise built-in asks for tokens while placing a request (its producer calls the token source): a
+     * data plane moves just its decisions off the I/O threads, as a tokenizer call may wait on the network.
+     */
+    @ParameterizedTest
+    @EnumSource(BuiltInConfig.class)
+    void onlyThePreciseBuiltInUsesTokens(BuiltInConfig builtIn) {
+        ResolvedConfig r = builtIn.resolve(BuiltIns.registry(), ConfigResolverTest.CTX);
+        assertThat(r.pluginsOf(dev.homing.core.framework.request.UsesTokens.class).isEmpty())
+                .isEqualTo(builtIn != BuiltInConfig.PRECISE);
+    }
+
+    /**
      * "llm-d's P/D config, unchanged": the shipped file is, byte for byte, the copy of llm-d's
      * {@code deploy/config/pd-epp-config.yaml} tested beside the other 12 (its repository and commit are in that folder's
      * README), and it resolves as llm-d resolves it.

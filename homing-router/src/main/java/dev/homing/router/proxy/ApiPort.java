@@ -106,11 +106,6 @@ public final class ApiPort implements AutoCloseable {
         pods.forget(endpoint.address());
     }
 
-    /** Kept connections to the pods now idle (for tests). */
-    int idlePodConnections() {
-        return pods.idle();
-    }
-
     /** Stops listening, then closes every connection: each exchange under way releases its load as its client goes. */
     @Override
     public void close() {
@@ -120,10 +115,5 @@ public final class ApiPort implements AutoCloseable {
         pods.close();
         loops.shutdownGracefully(0, SHUTDOWN_SECONDS, TimeUnit.SECONDS).awaitUninterruptibly(SHUTDOWN_SECONDS + 1,
                 TimeUnit.SECONDS);
-    }
-
-    /** Which transport the loops run on ("epoll", "nio"), for the log. */
-    public static String transport() {
-        return EventLoops.transport();
     }
 }

@@ -33,6 +33,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
 
     private ApiRoutes.Route route;
     private HttpRequest head;
+    /** The request's path (its target without the query), read once from the head. */
+    private String path;
     private RequestBody body;
     private boolean refused;
     private Exchange exchange;
@@ -85,7 +87,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         head = req;
-        route = ApiRoutes.route(req.method().name(), ApiRoutes.path(req.uri()));
+        path = ApiRoutes.path(req.uri());
+        route = ApiRoutes.route(req.method().name(), path);
         if (route.kind() == ApiRoutes.Kind.FORWARD) {
             long declared = HttpUtil.getContentLength(req, -1L);
             if (declared > px.intake().maxBodyBytes()) {
@@ -114,17 +117,14 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
             case FORWARD -> {
                 byte[] bytes = body.bytes();
                 body = null;
-                String path = ApiRoutes.path(req.uri());
                 exchange = new Exchange(px, this, ctx, route.api(), req.method().name(), target(req.uri(), path),
                         path, headers(req), bytes);
                 exchange.start(); // may end at once (a refusal) and read the next request before returning
             }
             case MODELS -> answer(Responses.json(200, models.json()));
             case HEALTH -> answer(Responses.empty(200));
-            case METHOD_NOT_ALLOWED -> answer(Responses.error(OpenAiError.methodNotAllowed(req.method().name(),
-                    ApiRoutes.path(req.uri()))));
-            case NOT_FOUND -> answer(Responses.error(OpenAiError.notFound("Unknown path "
-                    + ApiRoutes.path(req.uri()), null)));
+            case METHOD_NOT_ALLOWED -> answer(Responses.error(OpenAiError.methodNotAllowed(req.method().name(), path)));
+            case NOT_FOUND -> answer(Responses.error(OpenAiError.notFound("Unknown path " + path, null)));
         }
     }
 

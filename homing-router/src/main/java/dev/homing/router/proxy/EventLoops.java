@@ -38,9 +38,4 @@ final class EventLoops {
     static Class<? extends Channel> channel() {
         return EPOLL ? EpollSocketChannel.class : NioSocketChannel.class;
     }
-
-    /** Which transport runs, for the log. */
-    static String transport() {
-        return EPOLL ? "epoll" : "nio";
-    }
 }

@@ -111,15 +111,6 @@ final class PodChannels implements AutoCloseable {
         loops.forEach((loop, pool) -> loop.execute(() -> pool.closeAll(address)));
     }
 
-    /** Idle connections kept now, over every loop and pod (for tests and the admin). */
-    int idle() {
-        int n = 0;
-        for (LoopPool p : loops.values()) {
-            n += p.size;
-        }
-        return n;
-    }
-
     @Override
     public void close() {
         loops.forEach((loop, pool) -> {
@@ -137,7 +128,6 @@ final class PodChannels implements AutoCloseable {
 
         private final Map<String, ArrayDeque<Idle>> byPod = new HashMap<>();
         private final ScheduledFuture<?> sweep;
-        private volatile int size;
 
         LoopPool(EventLoop loop) {
             this.sweep = loop.scheduleWithFixedDelay(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
@@ -148,7 +138,6 @@ final class PodChannels implements AutoCloseable {
             ArrayDeque<Idle> q = byPod.get(address);
             while (q != null && !q.isEmpty()) {
                 Idle i = q.pollLast();
-                size--;
                 if (i.channel().isActive()) {
                     return i.channel();
                 }
@@ -163,7 +152,6 @@ final class PodChannels implements AutoCloseable {
                 return false;
             }
             q.addLast(new Idle(channel, nanos.getAsLong()));
-            size++;
             return true;
         }
 
@@ -174,7 +162,6 @@ final class PodChannels implements AutoCloseable {
                 while (!q.isEmpty() && (now - q.peekFirst().since() >= idleNanos
                         || !q.peekFirst().channel().isActive())) {
                     q.pollFirst().channel().close();
-                    size--;
                 }
                 if (q.isEmpty()) {
                     it.remove();
@@ -186,7 +173,6 @@ final class PodChannels implements AutoCloseable {
             ArrayDeque<Idle> q = byPod.remove(address);
             if (q != null) {
                 q.forEach(i -> i.channel().close());
-                size -= q.size();
             }
         }
 
@@ -194,7 +180,6 @@ final class PodChannels implements AutoCloseable {
             sweep.cancel(false);
             byPod.values().forEach(q -> q.forEach(i -> i.channel().close()));
             byPod.clear();
-            size = 0;
         }
     }
 }

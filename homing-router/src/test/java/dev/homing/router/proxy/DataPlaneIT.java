@@ -193,6 +193,19 @@ class DataPlaneIT {
     }
 
     @Test
+    void aKeptConnectionIdleLongerThanTheIdleTimeoutIsClosed() throws Exception {
+        through(echoPod(), (router, c, pod) -> {
+            String body = completion("then idle");
+            write(c.getOutputStream(), post(body, "") + body);
+            assertThat(Response.read(c.getInputStream()).status).isEqualTo(200);
+            int closedBefore = pod.clientCloses.get();
+            // kept for the next request, then let go after 4 s unused (under vLLM's 5 s keep-alive), swept each second
+            await().atLeast(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(8))
+                    .until(() -> pod.clientCloses.get() > closedBefore);
+        });
+    }
+
+    @Test
     void aClientThatDoesNotReadStopsTheRouterReadingThePod() throws Exception {
         long body = 256L << 20; // far more than the sockets' and the router's buffers together
         AtomicLong written = new AtomicLong();

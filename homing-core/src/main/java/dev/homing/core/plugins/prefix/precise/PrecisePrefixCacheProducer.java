@@ -8,6 +8,7 @@ import dev.homing.core.framework.plugin.PluginConfigException;
 import dev.homing.core.framework.plugin.PluginContext;
 import dev.homing.core.framework.plugin.PluginType;
 import dev.homing.core.framework.request.TokenSource;
+import dev.homing.core.framework.request.UsesTokens;
 import dev.homing.core.framework.requestcontrol.DataProducer;
 import dev.homing.core.framework.requestcontrol.PreRequest;
 import dev.homing.core.framework.requestcontrol.Outcome;
@@ -51,7 +52,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * lock, so an index with remote state does its round trip there.
  */
 public final class PrecisePrefixCacheProducer extends NamedPlugin implements DataProducer, PreRequest, Rerouted,
-        ResponseHooks, KvEventFeed {
+        ResponseHooks, KvEventFeed, UsesTokens {
 
     public static final String TYPE = "precise-prefix-cache-producer";
     public static final PluginType PLUGIN_TYPE = PluginType.of(TYPE, PrecisePrefixCacheProducer::create);

@@ -8,6 +8,7 @@ import dev.homing.core.framework.plugin.PluginConfigException;
 import dev.homing.core.framework.plugin.PluginContext;
 import dev.homing.core.framework.plugin.PluginType;
 import dev.homing.core.framework.request.TokenSource;
+import dev.homing.core.framework.request.UsesTokens;
 import dev.homing.core.framework.requestcontrol.DataProducer;
 import dev.homing.core.framework.scheduling.Cycle;
 import dev.homing.core.framework.scheduling.PromptTokens;
@@ -28,7 +29,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * is not used. As in llm-d, {@code vllm} and an enabled {@code udsTokenizerConfig} exclude each other. Homing's earlier
  * top-level {@code timeout} is still read; {@code vllm.timeout} wins.
  */
-public final class TokenProducer extends NamedPlugin implements DataProducer {
+public final class TokenProducer extends NamedPlugin implements DataProducer, UsesTokens {
 
     public static final String TYPE = "token-producer";
     public static final String LEGACY_TYPE = "tokenizer";
