@@ -173,6 +173,67 @@ final class ServeCommand implements Callable<Integer> {
                     + " ${DEFAULT-VALUE}).")
     int recordMaxFiles;
 
+    @Option(names = "--connect-timeout", defaultValue = "1s", paramLabel = "DURATION",
+            description = "Longest wait for a connection to a pod; one that cannot be reached is left for another "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String connectTimeout;
+
+    @Option(names = "--stream-idle-timeout", defaultValue = "5m", paramLabel = "DURATION",
+            description = "Longest wait for a response's next bytes once its head is in (Envoy's stream idle "
+                    + "timeout); a stream that stalls longer ends with an error event (default: ${DEFAULT-VALUE}).")
+    String streamIdleTimeout;
+
+    @Option(names = "--retry-budget", defaultValue = "20", paramLabel = "PERCENT",
+            description = "A pod's 429 or 503 is retried on another pod, at most this share of the requests under way "
+                    + "at once (at least 3), after a jittered back-off; 0 relays them (default: ${DEFAULT-VALUE}).")
+    double retryBudget;
+
+    @Option(names = "--health-check-interval", defaultValue = "1s", paramLabel = "DURATION",
+            description = "How often each pod's GET /health is probed; two failures in a row take it out, one "
+                    + "answer brings it back; 0 turns active checks off (default: ${DEFAULT-VALUE}).")
+    String healthCheckInterval;
+
+    @Option(names = "--metrics-staleness-threshold", defaultValue = "2s", paramLabel = "DURATION",
+            description = "A pod whose scraped metrics are older is no candidate while another's are fresh, as "
+                    + "llm-d's saturation detector counts it saturated (llm-d's flag); 0 for never "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String metricsStaleness;
+
+    @Option(names = "--drain-timeout", defaultValue = "30s", paramLabel = "DURATION",
+            description = "On SIGTERM: readiness fails at once, no new connection or ext_proc call is taken, and the "
+                    + "requests and streams under way get this long to end (default: ${DEFAULT-VALUE}).")
+    String drainTimeout;
+
+    @Option(names = "--request-read-timeout", defaultValue = "30s", paramLabel = "DURATION",
+            description = "Longest a client may take to send a whole request, head and body; a slower one gets 408 "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String requestReadTimeout;
+
+    @Option(names = "--api-keys-file", paramLabel = "FILE",
+            description = "Bearer tokens the API port asks of clients, one a line ('#' comments); 401 in OpenAI's "
+                    + "shape without one. Reloaded when the file changes. /health stays open. Default: none.")
+    java.nio.file.Path apiKeysFile;
+
+    @Option(names = "--admin-token-file", paramLabel = "FILE",
+            description = "A token the admin port asks for as 'Authorization: Bearer' (/healthz and /readyz stay "
+                    + "open for probes); it also lets a client see x-homing-explain, sent in x-homing-admin-token. "
+                    + "Default: none.")
+    java.nio.file.Path adminTokenFile;
+
+    @Option(names = "--explain-for-all", negatable = false,
+            description = "Answer x-homing-explain: true (pod names and scores) for any client, not only one with "
+                    + "the admin token.")
+    boolean explainForAll;
+
+    @Option(names = "--strip-authorization", negatable = false,
+            description = "Do not send the client's Authorization header on to the pods.")
+    boolean stripAuthorization;
+
+    @Option(names = "--pod-tokens-file", paramLabel = "FILE",
+            description = "Tokens the pods ask for (vllm --api-key), sent as 'Authorization: Bearer' in place of the "
+                    + "client's: lines '<pod> <token>', '* <token>' for the others. Reloaded when it changes.")
+    java.nio.file.Path podTokensFile;
+
     @picocli.CommandLine.Mixin
     LlmdIgnoredFlags ignored;
 
@@ -186,7 +247,9 @@ final class ServeCommand implements Callable<Integer> {
         if (warning != null) {
             System.err.println(warning);
         }
-        try (ShutdownSignal signal = new ShutdownSignal(); RouterServer router = RouterServer.start(options)) {
+        // the JVM is held open on SIGTERM while the router drains, and a little longer for the rest to close
+        try (ShutdownSignal signal = new ShutdownSignal(options.drainTimeout().plusSeconds(15));
+             RouterServer router = RouterServer.start(options)) {
             String watched = endpoints.file != null ? " (" + endpoints.file + ", watched)"
                     : options.kubernetes() != null ? " (" + router.discovery().describe() + ", followed)" : "";
             int count = router.pool().snapshot().endpoints().size();
@@ -244,7 +307,20 @@ final class ServeCommand implements Callable<Integer> {
         List<Endpoint> given = endpoints.list != null ? StaticEndpoints.parse(endpoints.list) : List.of();
         String apiHost = bindAddress(host, "HOMING_HOST", kubernetes != null);
         String adminBind = bindAddress(adminHost, "HOMING_ADMIN_HOST", kubernetes != null);
+        String adminToken = adminTokenFile == null ? null : readToken(adminTokenFile);
         return RouterOptions.defaults(given).with(o -> {
+            o.connectTimeout = GoDuration.parse(connectTimeout);
+            o.idleTimeout = GoDuration.parse(streamIdleTimeout);
+            o.retryBudget = retryBudget;
+            o.healthCheckInterval = GoDuration.parse(healthCheckInterval);
+            o.metricsStaleness = GoDuration.parse(metricsStaleness);
+            o.drainTimeout = GoDuration.parse(drainTimeout);
+            o.requestReadTimeout = GoDuration.parse(requestReadTimeout);
+            o.apiKeysFile = apiKeysFile;
+            o.adminToken = adminToken;
+            o.explainForAll = explainForAll;
+            o.stripAuthorization = stripAuthorization;
+            o.podTokensFile = podTokensFile;
             o.endpointsFile = endpoints.file;
             o.host = apiHost;
             o.port = port;
@@ -268,6 +344,20 @@ final class ServeCommand implements Callable<Integer> {
                 o.poolName = kubernetes.name(); // the router's metrics name the pool as llm-d's do
             }
         });
+    }
+
+    private static String readToken(java.nio.file.Path file) {
+        String token;
+        try {
+            token = java.nio.file.Files.readString(file).strip();
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("--admin-token-file " + file + " cannot be read: " + e.getMessage());
+        }
+        if (token.isEmpty() || token.chars().anyMatch(c -> c <= ' ' || c >= 0x7f)) {
+            throw new IllegalArgumentException("--admin-token-file " + file
+                    + " must hold one token: printable ASCII without spaces");
+        }
+        return token;
     }
 
     private KubernetesPool kubernetesPool() {

@@ -1,5 +1,6 @@
 package dev.homing.cli;
 
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -12,15 +13,23 @@ final class ShutdownSignal implements AutoCloseable {
     private final CountDownLatch stop = new CountDownLatch(1);
     private final CountDownLatch closed = new CountDownLatch(1);
     private final Thread hook = new Thread(this::onSignal, "homing-shutdown");
+    private final Duration hold;
 
+    /** Holds the JVM up to 30 s for the servers to close. */
     ShutdownSignal() {
+        this(Duration.ofSeconds(30));
+    }
+
+    /** @param hold the longest the JVM is held open for the servers to close (a drain) */
+    ShutdownSignal(Duration hold) {
+        this.hold = hold;
         Runtime.getRuntime().addShutdownHook(hook);
     }
 
     private void onSignal() {
         stop.countDown();
         try {
-            closed.await(30, TimeUnit.SECONDS);
+            closed.await(hold.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

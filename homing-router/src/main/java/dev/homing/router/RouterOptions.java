@@ -18,7 +18,9 @@ import java.util.function.Consumer;
  * @param scrapeInterval     how often each endpoint's metrics are read (llm-d: 50 ms)
  * @param maxBodyBytes       largest request body accepted
  * @param responseTimeout    longest wait for an endpoint's response headers
- * @param maxAttempts        endpoints to try when one cannot be reached
+ * @param connectTimeout     longest wait for a connection to a pod (1 s); a pod that cannot be reached is left for
+ *                           another
+ * @param maxAttempts        endpoints to try when one cannot be reached or is too busy
  * @param creditUnreflected  add this router's requests sent since the last scrape to the scraped load (see
  *                           {@link dev.homing.core.endpoint.EndpointLoad})
  * @param configFile         an {@code EndpointPickerConfig}, or null for a built-in one
@@ -50,6 +52,24 @@ import java.util.function.Consumer;
  *                           is ready (llm-d's {@code --ha-enable-leader-election}); null for none
  * @param record             where {@code --record} writes a Mooncake-format trace of what is routed, and how it
  *                           rotates; null for none
+ * @param idleTimeout        longest wait for a response's next bytes once its head is in (Envoy's stream idle
+ *                           timeout, 5 min); a pod silent longer ends the response (an SSE error event mid-stream)
+ * @param retryBudget        busy answers (429, 503) are tried on another pod, at most this per cent of the requests
+ *                           under way at once (at least 3; Envoy's retry budget, 20 %); 0 for none
+ * @param healthCheckInterval how often each endpoint's {@code /health} is probed; zero for no active checks
+ * @param metricsStaleness   an endpoint whose metrics are older is no candidate while some other's are fresh (llm-d's
+ *                           {@code --metrics-staleness-threshold}, 2 s); zero for never
+ * @param drainTimeout       how long a stopping router lets open requests and streams finish (30 s)
+ * @param requestReadTimeout longest a client may take to send a whole request, head and body (a slow client gets 408)
+ * @param apiKeysFile        bearer tokens the API port accepts, one a line (reloaded when the file changes); null for
+ *                           no authentication
+ * @param adminToken         a bearer token the admin port asks for (health and readiness probes excepted); null for none
+ * @param explainForAll      honour {@code x-homing-explain} from any client; otherwise only from one presenting the
+ *                           admin token in {@code x-homing-admin-token}
+ * @param stripAuthorization the client's {@code Authorization} is not sent on to the pods
+ * @param podTokensFile      tokens the pods ask for ({@code vllm --api-key}), sent as {@code Authorization: Bearer} in
+ *                           place of the client's: lines {@code <pod> <token>}, {@code *} for every other pod; null
+ *                           for none
  */
 public record RouterOptions(String host, int port, String adminHost, int adminPort, List<Endpoint> endpoints,
                             Duration scrapeInterval, Duration scrapeTimeout, Duration modelsInterval,
@@ -59,7 +79,10 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
                             Path endpointsFile, boolean pd, boolean proxy, int extProcPort, int healthPort,
                             boolean secureServing, Path certPath, int responseAffinityCapacity,
                             KubernetesPool kubernetes, Path kubeconfig, ElectionTimings election,
-                            RecordOptions record) {
+                            RecordOptions record, Duration idleTimeout, double retryBudget,
+                            Duration healthCheckInterval, Duration metricsStaleness, Duration drainTimeout,
+                            Duration requestReadTimeout, Path apiKeysFile, String adminToken, boolean explainForAll,
+                            boolean stripAuthorization, Path podTokensFile) {
 
     public RouterOptions {
         endpoints = List.copyOf(endpoints);
@@ -78,6 +101,15 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
         if (configFile == null && precise && pd) {
             throw new IllegalArgumentException("there is no built-in precise P/D config; give a config file");
         }
+        if (!(retryBudget >= 0 && retryBudget <= 100)) {
+            throw new IllegalArgumentException("the retry budget is a percentage in [0, 100], got " + retryBudget);
+        }
+        for (Duration d : new Duration[] {idleTimeout, healthCheckInterval, metricsStaleness, drainTimeout,
+                requestReadTimeout, connectTimeout, responseTimeout}) {
+            if (d.isNegative()) {
+                throw new IllegalArgumentException("a timeout or interval cannot be negative, got " + d);
+            }
+        }
     }
 
     /** The config that runs when there is no config file. */
@@ -87,9 +119,11 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
 
     public static RouterOptions defaults(List<Endpoint> endpoints) {
         return new RouterOptions("127.0.0.1", 8000, "127.0.0.1", 9090, endpoints, Duration.ofMillis(50),
-                Duration.ofSeconds(1), Duration.ofSeconds(5), 32 << 20, Duration.ofSeconds(2), Duration.ofMinutes(10),
+                Duration.ofSeconds(1), Duration.ofSeconds(5), 32 << 20, Duration.ofSeconds(1), Duration.ofMinutes(10),
                 3, true, System.nanoTime(), "homing", null, false, Duration.ofSeconds(1), null, null, null, false,
-                true, -1, -1, true, null, ResponseAffinity.DEFAULT_CAPACITY, null, null, null, null);
+                true, -1, -1, true, null, ResponseAffinity.DEFAULT_CAPACITY, null, null, null, null,
+                Duration.ofMinutes(5), 20.0, Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(30),
+                Duration.ofSeconds(30), null, null, false, false, null);
     }
 
     /** A copy with some options changed. */
@@ -133,6 +167,17 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
         public Path kubeconfig;
         public ElectionTimings election;
         public RecordOptions record;
+        public Duration idleTimeout;
+        public double retryBudget;
+        public Duration healthCheckInterval;
+        public Duration metricsStaleness;
+        public Duration drainTimeout;
+        public Duration requestReadTimeout;
+        public Path apiKeysFile;
+        public String adminToken;
+        public boolean explainForAll;
+        public boolean stripAuthorization;
+        public Path podTokensFile;
 
         Builder(RouterOptions o) {
             host = o.host;
@@ -167,6 +212,17 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
             kubeconfig = o.kubeconfig;
             election = o.election;
             record = o.record;
+            idleTimeout = o.idleTimeout;
+            retryBudget = o.retryBudget;
+            healthCheckInterval = o.healthCheckInterval;
+            metricsStaleness = o.metricsStaleness;
+            drainTimeout = o.drainTimeout;
+            requestReadTimeout = o.requestReadTimeout;
+            apiKeysFile = o.apiKeysFile;
+            adminToken = o.adminToken;
+            explainForAll = o.explainForAll;
+            stripAuthorization = o.stripAuthorization;
+            podTokensFile = o.podTokensFile;
         }
 
         RouterOptions build() {
@@ -174,7 +230,9 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
                     modelsInterval, maxBodyBytes, connectTimeout, responseTimeout, maxAttempts, creditUnreflected, seed,
                     poolName, configFile, precise, configPollInterval, tokenSource, redisUrl, endpointsFile, pd,
                     proxy, extProcPort, healthPort, secureServing, certPath, responseAffinityCapacity, kubernetes,
-                    kubeconfig, election, record);
+                    kubeconfig, election, record, idleTimeout, retryBudget, healthCheckInterval, metricsStaleness,
+                    drainTimeout, requestReadTimeout, apiKeysFile, adminToken, explainForAll, stripAuthorization,
+                    podTokensFile);
         }
     }
 }

@@ -17,6 +17,10 @@ import dev.homing.core.plugins.prefix.approx.ApproxPrefixCacheProducer;
 import dev.homing.core.precise.KvEventFeed;
 import dev.homing.core.time.Ticker;
 import dev.homing.router.admin.AdminHandlers;
+import dev.homing.router.auth.Access;
+import dev.homing.router.auth.BearerTokens;
+import dev.homing.router.auth.PodTokens;
+import dev.homing.router.auth.ReloadingFile;
 import dev.homing.router.config.ConfigWatch;
 import dev.homing.router.config.ReloadOutcome;
 import dev.homing.router.config.PolicySource;
@@ -35,7 +39,8 @@ import dev.homing.router.extproc.PickerHealth;
 import dev.homing.router.http.HttpPort;
 import dev.homing.router.http.RequestIntake;
 import dev.homing.router.metrics.RouterMetrics;
-import dev.homing.router.outlier.Ejections;
+import dev.homing.router.outlier.HealthChecks;
+import dev.homing.router.outlier.PodHealth;
 import dev.homing.router.precise.PreciseRouting;
 import dev.homing.router.precise.events.KvEventSubscribers;
 import dev.homing.router.proxy.ApiPort;
@@ -46,8 +51,10 @@ import dev.homing.router.learned.RedisLearnedState;
 import dev.homing.router.shared.SharedState;
 import dev.homing.router.tokens.PodTokenSource;
 import dev.homing.router.upstream.UpstreamClient;
+import dev.homing.router.upstream.UpstreamConnectException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.UnaryOperator;
 
@@ -60,14 +67,10 @@ public final class RouterServer implements AutoCloseable {
     private static final CoreMetricsExtractor BUILT_IN_EXTRACTOR = CoreMetricsExtractor.builtIn();
     /** One scrape in flight per pod at a time: one kept connection each, a second for a models fetch's overlap. */
     private static final int SCRAPE_CONNECTIONS_PER_POD = 2;
+    /** The most of a {@code /health} answer's body read. */
+    private static final int HEALTH_BODY_READ = 4096;
 
     private final RouterOptions options;
-    /**
-     * How long a closing router waits for the ext_proc streams under way (each one request, from its headers to the
-     * response's end: a whole generation) before cutting them; deploy/base's terminationGracePeriodSeconds allows for
-     * it after the preStop drain.
-     */
-    public static final Duration EXT_PROC_DRAIN = Duration.ofSeconds(30);
 
     private final Lifecycle parts = new Lifecycle();
     private final EndpointPool pool;
@@ -83,6 +86,7 @@ public final class RouterServer implements AutoCloseable {
     private final GrpcPort extProc;
     private final GrpcPort health;
     private final PickerHealth pickerHealth;
+    private final PodHealth podHealth;
     /** The policy running asks for tokens, so a decision may block: see {@link #asksForTokens}. */
     private volatile boolean tokensAsked;
     /** Every part runs: readiness waits for it as well as for the pool (under this). */
@@ -143,27 +147,36 @@ public final class RouterServer implements AutoCloseable {
             // intake and the data plane: from a client's request to a pod and back
             RequestIntake intake = new RequestIntake(catalog, options.maxBodyBytes());
             // admin, then the API: a router takes requests only once all else runs
+            // access: who may use the API and the admin port, what the pods are told; its files followed
+            Access access = access(options);
+            if (access.apiKeys() != null || access.podTokens() != null) {
+                parts.add(new ConfigWatch("homing-access-watch", options.configPollInterval(), access::poll),
+                        ConfigWatch::start);
+            }
             AdminHandlers adminHandlers = new AdminHandlers(pool, catalog, metrics, ticker,
-                    new ScheduleHandler(director, catalog, intake), pickerHealth::notReady);
+                    new ScheduleHandler(director, catalog, intake), pickerHealth::notReady, access);
             this.admin = parts.add(new HttpPort("admin", options.adminHost(), options.adminPort(),
                     adminHandlers::register), HttpPort::start);
-            // outliers: endpoints whose requests keep failing are left out for a while
-            Ejections ejections = new Ejections(ticker::nanos);
-            pool.onRemoved(e -> ejections.forget(e.name()));
-            metrics.ejections(ejections);
+            // pod health: endpoints whose requests keep failing, whose /health probes fail or whose metrics are
+            // stale are left out for a while
+            PodHealth health = this.podHealth = parts.add(new PodHealth(pool, ticker::nanos, options.metricsStaleness(),
+                    healthProbe(options, parts, pool), options.healthCheckInterval()), PodHealth::start);
+            metrics.podHealth(pool, health);
             this.api = !options.proxy() ? null : parts.add(new ApiPort(new ApiPort.Settings(options.host(),
-                    options.port(), options.connectTimeout(), options.responseTimeout(), options.maxAttempts(),
-                    Runtime.getRuntime().availableProcessors()), director, catalog, intake, ejections,
-                    metrics.requests(), ticker, DecisionJson::compact, () -> shared != null || tokensAsked),
+                    options.port(), options.connectTimeout(), options.responseTimeout(), options.idleTimeout(),
+                    options.maxAttempts(), options.retryBudget(), Runtime.getRuntime().availableProcessors(),
+                    options.requestReadTimeout()),
+                    director, catalog, intake, health,
+                    metrics.requests(), ticker, DecisionJson::compact, () -> shared != null || tokensAsked, access),
                     ApiPort::start);
             if (api != null) {
                 pool.onRemoved(api::forget);
             }
             // ext_proc: the same director, asked by a gateway (Envoy and those built on it) instead of a client
             EndpointPicker picker = options.extProcPort() < 0 ? null : parts.add(new EndpointPicker(director, intake,
-                    catalog, metrics.requests(), ticker, options.maxBodyBytes()));
+                    catalog, health, metrics.requests(), ticker, options.maxBodyBytes()));
             this.extProc = picker == null ? null : parts.add(new GrpcPort("ext_proc", options.host(),
-                    options.extProcPort(), extProcSecurity(options), options.maxBodyBytes() + (1 << 20), EXT_PROC_DRAIN,
+                    options.extProcPort(), extProcSecurity(options), options.maxBodyBytes() + (1 << 20), options.drainTimeout(),
                     picker, pickerHealth), GrpcPort::start); // Envoy health-checks the picker on this port too
             // health, plaintext as Kubernetes probes it; ready once every part runs (see start)
             this.health = options.healthPort() < 0 ? null : parts.add(new GrpcPort("gRPC health", options.host(),
@@ -182,6 +195,36 @@ public final class RouterServer implements AutoCloseable {
             parts.closeAfter(e);
             throw e;
         }
+    }
+
+    /**
+     * {@code GET /health} answered 200 within a second (vLLM answers at once while its engine runs), on a client of
+     * its own so that probes never wait behind scrapes; null when active checks are off.
+     */
+    private static HealthChecks.Probe healthProbe(RouterOptions o, Lifecycle parts, EndpointPool pool) {
+        if (o.healthCheckInterval().isZero()) {
+            return null;
+        }
+        Duration timeout = Duration.ofSeconds(1);
+        UpstreamClient client = parts.add(new UpstreamClient(o.connectTimeout().compareTo(timeout) < 0
+                ? o.connectTimeout() : timeout, timeout, timeout, 1, UpstreamClient.DEFAULT_IDLE_TIMEOUT));
+        pool.onRemoved(e -> client.forget(e.address())); // a pod that left keeps no probe connection open
+        return endpoint -> {
+            try (var res = client.send(endpoint.address(), "GET", "/health", Map.of(), null)) {
+                // vLLM's answer is empty; a pod that says more is read no further (closing drops the connection)
+                res.body().readNBytes(HEALTH_BODY_READ);
+                return res.status() == 200 ? HealthChecks.Verdict.HEALTHY : HealthChecks.Verdict.UNHEALTHY;
+            } catch (UpstreamConnectException e) {
+                return HealthChecks.Verdict.UNREACHABLE;
+            }
+        };
+    }
+
+    private static Access access(RouterOptions o) throws ConfigException {
+        return new Access(o.apiKeysFile() == null ? null : ReloadingFile.load(o.apiKeysFile(), "API keys",
+                BearerTokens::parse), o.adminToken() == null ? null : BearerTokens.of(o.adminToken()),
+                o.explainForAll(), o.stripAuthorization(), o.podTokensFile() == null ? null
+                : ReloadingFile.load(o.podTokensFile(), "pod tokens", PodTokens::parse));
     }
 
     private static GrpcPort.Security extProcSecurity(RouterOptions o) {
@@ -292,6 +335,11 @@ public final class RouterServer implements AutoCloseable {
         return health == null ? -1 : health.port();
     }
 
+    /** Which endpoints may be sent a request now, and why not. */
+    public PodHealth podHealth() {
+        return podHealth;
+    }
+
     /** What the gRPC health service answers. */
     public PickerHealth health() {
         return pickerHealth;
@@ -333,15 +381,33 @@ public final class RouterServer implements AutoCloseable {
     }
 
     /**
-     * Stops every part in the reverse of their start: the config watch and the API first, the shared state last. The
-     * health says NOT_SERVING first, so a gateway's health check stops sending streams to a picker going away.
+     * Drains, then stops every part in the reverse of their start: the config watch and the API first, the shared
+     * state last. Draining: the health says NOT_SERVING and {@code /readyz} 503 at once, so gateways and Services
+     * stop sending; neither data plane takes new connections or calls (ext_proc sends GOAWAY); requests and streams
+     * under way on both end on their own for up to the drain timeout, their connections closed as each ends; what is
+     * left then is cut. The admin port answers throughout.
      */
     @Override
     public void close() {
         synchronized (this) {
             started = false;
-            pickerHealth.setSynced(false);
+            pickerHealth.setDraining();
         }
-        parts.close();
+        try {
+            if (extProc != null) {
+                extProc.beginDrain();
+            }
+            if (api != null) {
+                int left = api.drain(options.drainTimeout());
+                if (left > 0) {
+                    System.getLogger(RouterServer.class.getName()).log(System.Logger.Level.WARNING,
+                            "drain timeout: " + left + " requests still under way are cut");
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            parts.close();
+        }
     }
 }

@@ -160,6 +160,7 @@ public final class LocalCluster implements AutoCloseable {
                 x.precise = o.precise();
                 x.pd = o.pd() != null;
                 x.redisUrl = o.redisUrl();
+                x.explainForAll = true; // a cluster on this machine, for its developer: every decision may be asked why
                 if (o.extProc() != null) {
                     x.proxy = false;
                     x.extProcPort = o.extProc().pickerPort();

@@ -10,7 +10,7 @@ import dev.homing.core.config.ResolvedConfig;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.framework.plugin.PluginContext;
 import dev.homing.core.plugins.BuiltIns;
-import dev.homing.router.RouterServer;
+import dev.homing.router.RouterOptions;
 import dev.homing.router.SystemTicker;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
@@ -233,8 +233,8 @@ class KustomizeOverlaysIT {
         assertThat(c.getStartupProbe().getHttpGet().getPath()).isEqualTo("/healthz");
         assertThat(c.getLifecycle().getPreStop().getExec().getCommand()).containsExactly("/bin/sh", "-c", "sleep 30");
         assertThat(m.one(Deployment.class, "homing").getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds())
-                .as("the grace period outlasts the preStop drain, then the ext_proc streams' drain, with a margin")
-                .isGreaterThanOrEqualTo(30 + RouterServer.EXT_PROC_DRAIN.toSeconds() + 10);
+                .as("the grace period outlasts the preStop drain, then the router's own drain, with a margin")
+                .isGreaterThanOrEqualTo(30 + RouterOptions.defaults(List.of()).drainTimeout().toSeconds() + 10);
         assertThat(rules(m.one(Role.class, "homing"))).containsExactlyInAnyOrder(
                 "/pods: get,list,watch",
                 "inference.networking.k8s.io/inferencepools: get,list,watch",

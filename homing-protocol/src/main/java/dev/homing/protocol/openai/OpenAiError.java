@@ -28,6 +28,11 @@ public record OpenAiError(int status, String type, String message, String param)
         return new OpenAiError(400, "BadRequestError", message, param);
     }
 
+    /** A missing or wrong API key: OpenAI's SDKs raise their {@code AuthenticationError} for it. */
+    public static OpenAiError unauthorized(String message) {
+        return new OpenAiError(401, "AuthenticationError", message, null);
+    }
+
     public static OpenAiError notFound(String message, String param) {
         return new OpenAiError(404, "NotFoundError", message, param);
     }

@@ -8,13 +8,17 @@ import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.endpoint.EndpointState;
 import dev.homing.core.time.Ticker;
 import dev.homing.protocol.openai.OpenAiError;
+import dev.homing.router.auth.Access;
 import dev.homing.router.explain.ScheduleHandler;
 import dev.homing.router.http.ErrorResponses;
 import dev.homing.router.metrics.RouterMetrics;
 import dev.homing.router.scrape.EndpointCatalog;
 import dev.homing.router.scrape.EndpointStatus;
 import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.RoutingRequest;
+import io.helidon.webserver.http.RoutingResponse;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.OutputStream;
@@ -35,14 +39,16 @@ public final class AdminHandlers {
     private final Ticker ticker;
     private final ScheduleHandler schedule;
     private final Supplier<String> notReady;
+    private final Access access;
 
     /**
      * @param notReady why the router is not ready (the pool not synced; with leader election, a standby), or null when
      *                 it is: what the gRPC health's readiness says
      */
     public AdminHandlers(EndpointPool pool, EndpointCatalog catalog, RouterMetrics metrics, Ticker ticker,
-                         ScheduleHandler schedule, Supplier<String> notReady) {
+                         ScheduleHandler schedule, Supplier<String> notReady, Access access) {
         this.notReady = notReady;
+        this.access = access;
         this.pool = pool;
         this.catalog = catalog;
         this.metrics = metrics;
@@ -51,7 +57,8 @@ public final class AdminHandlers {
     }
 
     public void register(HttpRouting.Builder routing) {
-        routing.get("/metrics", this::metrics)
+        routing.addFilter(this::authorized)
+                .get("/metrics", this::metrics)
                 .get("/healthz", (req, res) -> res.send("ok"))
                 .get("/readyz", this::ready)
                 .get("/debug/endpoints", this::endpoints)
@@ -59,6 +66,22 @@ public final class AdminHandlers {
                 .post("/debug/schedule", schedule::handle)
                 .any((req, res) -> ErrorResponses.send(res,
                         OpenAiError.notFound("Unknown path " + req.path().path(), null)));
+    }
+
+    /**
+     * With an admin token, every route but the probes' ({@code /healthz}, {@code /readyz}: kubelets carry no token)
+     * asks for it as {@code Authorization: Bearer}; 401 in OpenAI's shape without it.
+     */
+    private void authorized(FilterChain chain, RoutingRequest req, RoutingResponse res) {
+        String path = req.path().path();
+        if (path.equals("/healthz") || path.equals("/readyz")
+                || access.admitsAdmin(req.headers().first(HeaderNames.AUTHORIZATION).orElse(null))) {
+            chain.proceed();
+            return;
+        }
+        res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer");
+        ErrorResponses.send(res, OpenAiError.unauthorized("This admin route asks for the admin token: "
+                + "'Authorization: Bearer <token>'."));
     }
 
     private void metrics(ServerRequest req, ServerResponse res) throws Exception {

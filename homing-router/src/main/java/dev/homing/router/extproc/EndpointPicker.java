@@ -4,6 +4,7 @@ import dev.homing.core.director.Director;
 import dev.homing.core.time.Ticker;
 import dev.homing.router.http.RequestIntake;
 import dev.homing.router.metrics.RequestMetrics;
+import dev.homing.router.outlier.PodHealth;
 import dev.homing.router.scrape.EndpointCatalog;
 import io.envoyproxy.envoy.service.ext_proc.v3.ExternalProcessorGrpc;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingRequest;
@@ -23,9 +24,9 @@ public final class EndpointPicker extends ExternalProcessorGrpc.ExternalProcesso
     private final ExecutorService decisions = Executors.newVirtualThreadPerTaskExecutor();
     private final ExtProcContext ctx;
 
-    public EndpointPicker(Director director, RequestIntake intake, EndpointCatalog catalog, RequestMetrics metrics,
-                          Ticker ticker, int maxBodyBytes) {
-        this.ctx = new ExtProcContext(director, intake, catalog, metrics, ticker, maxBodyBytes, decisions);
+    public EndpointPicker(Director director, RequestIntake intake, EndpointCatalog catalog, PodHealth health,
+                          RequestMetrics metrics, Ticker ticker, int maxBodyBytes) {
+        this.ctx = new ExtProcContext(director, intake, catalog, health, metrics, ticker, maxBodyBytes, decisions);
     }
 
     @Override

@@ -46,6 +46,7 @@ public final class GrpcPort implements AutoCloseable {
     private final int port;
     private final Server server;
     private final Duration drain;
+    private long drainSince;
 
     /** A port whose calls are short (health): those under way at close get {@link #SHORT_DRAIN}. */
     public GrpcPort(String what, String host, int port, Security security, int maxMessageBytes,
@@ -120,14 +121,26 @@ public final class GrpcPort implements AutoCloseable {
     }
 
     /**
-     * Stops taking calls (new ones are refused at once), lets those under way end for up to the drain timeout, then
-     * cuts them.
+     * Stops taking calls: new ones are refused at once, clients are sent GOAWAY, calls under way go on. The drain
+     * timeout runs from here.
+     */
+    public synchronized void beginDrain() {
+        if (drainSince == 0) {
+            drainSince = System.nanoTime() | 1; // never 0: 0 means not begun
+            server.shutdown();
+        }
+    }
+
+    /**
+     * Stops taking calls (new ones are refused at once), lets those under way end for up to the drain timeout since
+     * {@link #beginDrain} (or now), then cuts them.
      */
     @Override
     public void close() {
-        server.shutdown();
+        beginDrain();
+        long left = drain.toNanos() - (System.nanoTime() - drainSince);
         try {
-            if (!server.awaitTermination(drain.toNanos(), TimeUnit.NANOSECONDS)) {
+            if (!server.awaitTermination(Math.max(0, left), TimeUnit.NANOSECONDS)) {
                 server.shutdownNow();
                 server.awaitTermination(2, TimeUnit.SECONDS);
             }

@@ -28,6 +28,7 @@ public final class PickerHealth extends HealthGrpc.HealthImplBase {
     private final Map<ServerCallStreamObserver<HealthCheckResponse>, String> watchers = new ConcurrentHashMap<>();
     private volatile boolean synced;
     private volatile boolean leader;
+    private volatile boolean draining;
 
     /** @param leaderElection whether replicas elect a leader (only the leader is ready) */
     public PickerHealth(boolean leaderElection) {
@@ -46,13 +47,22 @@ public final class PickerHealth extends HealthGrpc.HealthImplBase {
         notifyWatchers();
     }
 
-    /** Ready: the pool is synced and, with leader election, this replica leads. */
+    /** The router is stopping: not ready from now on, so that gateways and Services stop sending it requests. */
+    public void setDraining() {
+        this.draining = true;
+        notifyWatchers();
+    }
+
+    /** Ready: not draining, the pool is synced and, with leader election, this replica leads. */
     public boolean ready() {
-        return synced && (!leaderElection || leader);
+        return !draining && synced && (!leaderElection || leader);
     }
 
     /** Why this replica is not ready, or null when it is (the admin port's {@code /readyz} says it). */
     public String notReady() {
+        if (draining) {
+            return "draining: the router is stopping";
+        }
         if (!synced) {
             return "the pool has not synced yet";
         }

@@ -12,6 +12,7 @@ import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.OpenAiError;
 import dev.homing.router.http.RequestIntake;
 import dev.homing.router.http.Usage;
+import dev.homing.router.outlier.Ejections;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode;
 import io.envoyproxy.envoy.service.ext_proc.v3.HeaderMutation;
 import io.envoyproxy.envoy.service.ext_proc.v3.HttpBody;
@@ -275,7 +276,7 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
         try {
             SubsetHint allowed = subset;
             dispatch = ctx.director().dispatch(request, e -> ctx.catalog().serves(e.name(), model)
-                    && (allowed == null || allowed.allows(e)));
+                    && ctx.health().routable(e.name()) && (allowed == null || allowed.allows(e)));
             ctx.metrics().scheduled(true, (ctx.ticker().nanos() - t0) / 1e9);
         } catch (SchedulingException e) {
             ctx.metrics().scheduled(false, (ctx.ticker().nanos() - t0) / 1e9);
@@ -380,6 +381,11 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
         }
         Usage u = response.usage();
         int status = response.status();
+        if (Ejections.counts(status)) {
+            ctx.health().ejections().failed(d.target().name());
+        } else if (status > 0) {
+            ctx.health().ejections().succeeded(d.target().name());
+        }
         try {
             d.complete(new Outcome(cause, Math.max(0, status), u.promptTokens(), u.completionTokens(),
                     u.cachedTokens()));

@@ -4,8 +4,7 @@ import dev.homing.core.director.ResponseAffinity;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.plugins.prefix.approx.ApproxPrefixCacheProducer;
 import dev.homing.core.precise.KvEventFeed;
-import dev.homing.router.outlier.Ejections;
-import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import dev.homing.router.outlier.PodHealth;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -96,24 +95,12 @@ public final class RouterMetrics {
         ResponseAffinityMetrics.register(registry, responses);
     }
 
-    /** Registers the metrics of what this replica shares with the pool's other replicas through Redis. */
-    /** Which endpoints are ejected for failing, and how often each was ejected and readmitted. */
-    public void ejections(Ejections ejections) {
-        GaugeWithCallback.builder().name("homing_endpoint_ejected")
-                .help("1 while an endpoint is left out of the candidates for failing requests in a row.")
-                .labelNames("pod")
-                .callback(cb -> ejections.forEach((pod, ejected, n, back) -> cb.call(ejected ? 1 : 0, pod)))
-                .register(registry);
-        CounterWithCallback.builder().name("homing_endpoint_ejections")
-                .help("Times an endpoint was ejected for failing requests in a row.").labelNames("pod")
-                .callback(cb -> ejections.forEach((pod, ejected, n, back) -> cb.call(n, pod)))
-                .register(registry);
-        CounterWithCallback.builder().name("homing_endpoint_readmissions")
-                .help("Times an ejected endpoint answered again and was readmitted.").labelNames("pod")
-                .callback(cb -> ejections.forEach((pod, ejected, n, back) -> cb.call(back, pod)))
-                .register(registry);
+    /** Which endpoints are out for failing or stale, how often each was ejected and readmitted, its probes. */
+    public void podHealth(EndpointPool pool, PodHealth health) {
+        PodHealthMetrics.register(registry, pool, health);
     }
 
+    /** Registers the metrics of what this replica shares with the pool's other replicas through Redis. */
     public void sharedState(EndpointPool pool, BooleanSupplier redisUp, LongSupplier fallbacks) {
         SharedStateMetrics.register(registry, pool, redisUp, fallbacks);
     }

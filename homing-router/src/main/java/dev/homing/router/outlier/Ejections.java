@@ -3,11 +3,12 @@ package dev.homing.router.outlier;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
  * Passive outlier detection, as Envoy's: an endpoint whose requests fail {@link #CONSECUTIVE} times in a row (it
- * cannot be reached, it says nothing within the response timeout, it answers 5xx) is ejected: no candidate for a
+ * cannot be reached, it says nothing within the response timeout, it answers 5xx or 429) is ejected: no candidate for a
  * while, so no request waits on it or is retried away from it. The time doubles with each ejection in a row (1 s,
  * 2 s, ... at most 60 s). When it ends the endpoint is a candidate again, on probation: its next failure ejects it at
  * once for the next, longer time; its next success readmits it (the count and the time start over). Outcomes of
@@ -23,6 +24,15 @@ public final class Ejections {
     public static final Duration BASE = Duration.ofSeconds(1);
     public static final Duration MAX = Duration.ofSeconds(60);
 
+    /**
+     * Whether a response status counts as a failure: 5xx, as Envoy's {@code consecutive_5xx}, and 429 too. Envoy leaves
+     * 429 out; a model server that says it is full, though, answers fast and so looks idle to load-aware scoring, and
+     * would draw ever more requests to turn away (a black hole) were it not left out for a while.
+     */
+    public static boolean counts(int status) {
+        return status >= 500 || status == 429;
+    }
+
     /** What {@link #forEach} tells of one endpoint. */
     public interface Visitor {
         void visit(String pod, boolean ejected, long ejections, long readmissions);
@@ -32,9 +42,13 @@ public final class Ejections {
         int failures;
         int inARow;
         boolean probation;
-        /** Ejected at some time: {@link #until} holds (a clock's nanos may be any number, 0 and below too). */
-        boolean out;
-        long until;
+        /**
+         * Ejected at some time: {@link #until} holds (a clock's nanos may be any number, 0 and below too). Both are
+         * written under the state's lock and read without it on the request path ({@link #ejected}): until is
+         * written before out, so a reader that sees out sees its until.
+         */
+        volatile boolean out;
+        volatile long until;
 
         boolean ejectedAt(long now) {
             return out && until - now > 0;
@@ -44,26 +58,30 @@ public final class Ejections {
     }
 
     private final LongSupplier nanos;
+    private final Consumer<String> onEjected;
     private final Map<String, State> states = new ConcurrentHashMap<>();
 
     public Ejections(LongSupplier nanos) {
+        this(nanos, pod -> {
+        });
+    }
+
+    /** @param onEjected told of each ejection (outside any lock): active checks then want a probe before readmitting */
+    public Ejections(LongSupplier nanos, Consumer<String> onEjected) {
         this.nanos = nanos;
+        this.onEjected = onEjected;
     }
 
     /** Whether the endpoint is ejected now: no candidate. */
     public boolean ejected(String pod) {
         State s = states.get(pod);
-        if (s == null) {
-            return false;
-        }
-        synchronized (s) {
-            return s.ejectedAt(nanos.getAsLong());
-        }
+        return s != null && s.ejectedAt(nanos.getAsLong());
     }
 
-    /** A request to the endpoint failed: unreachable, no answer in time, or a 5xx. */
+    /** A request to the endpoint failed: unreachable, no answer in time, a 5xx or a 429. */
     public void failed(String pod) {
         State s = states.computeIfAbsent(pod, p -> new State());
+        boolean ejectedNow = false;
         synchronized (s) {
             long now = nanos.getAsLong();
             if (s.ejectedAt(now)) {
@@ -71,6 +89,7 @@ public final class Ejections {
             }
             s.failures++;
             if (s.probation || s.failures >= CONSECUTIVE) {
+                ejectedNow = true;
                 long time = Math.min(MAX.toNanos(), BASE.toNanos() << Math.min(s.inARow, 20));
                 s.until = now + time;
                 s.out = true;
@@ -80,9 +99,12 @@ public final class Ejections {
                 s.failures = 0;
             }
         }
+        if (ejectedNow) {
+            onEjected.accept(pod);
+        }
     }
 
-    /** A request to the endpoint was answered (a status under 500). */
+    /** A request to the endpoint was answered (a status that does not {@link #counts count} as a failure). */
     public void succeeded(String pod) {
         State s = states.get(pod);
         if (s == null) {

@@ -40,6 +40,42 @@ final class ApiRoutes {
         return kind != null ? Route.METHOD_NOT_ALLOWED : Route.NOT_FOUND;
     }
 
+    /**
+     * The path as a server reading it would take it: percent-encoded octets decoded and dot segments removed (RFC 3986
+     * §2.3, §5.2.4), so that a request is judged by the path the pod will act on ({@code /v1/%75nload_lora_adapter}
+     * is {@code /v1/unload_lora_adapter}, {@code /v1/../metrics} is {@code /metrics}); null when the encoding is
+     * broken. The common path, plain ASCII with no {@code %} and no dot segment, is returned as it is.
+     */
+    static String normalize(String path) {
+        if (path.indexOf('%') < 0 && !path.contains("/.")) {
+            return path;
+        }
+        String decoded;
+        try {
+            decoded = java.net.URLDecoder.decode(path.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        java.util.ArrayDeque<String> out = new java.util.ArrayDeque<>();
+        String[] segments = decoded.split("/", -1);
+        for (int i = 1; i < segments.length; i++) {
+            String seg = segments[i];
+            if (seg.equals(".")) {
+                if (i == segments.length - 1) {
+                    out.addLast("");
+                }
+            } else if (seg.equals("..")) {
+                out.pollLast();
+                if (i == segments.length - 1) {
+                    out.addLast("");
+                }
+            } else {
+                out.addLast(seg);
+            }
+        }
+        return "/" + String.join("/", out);
+    }
+
     /** The path of a request target: origin form up to its query; the path of an absolute form. */
     static String path(String uri) {
         int start = 0;

@@ -1,14 +1,19 @@
 package dev.homing.router.proxy;
 
 import dev.homing.protocol.openai.OpenAiError;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -26,6 +31,8 @@ import java.util.Map;
 final class ClientConnection extends ChannelInboundHandlerAdapter {
 
     private static final int SCRATCH = 8 * 1024;
+    /** Asked of a connection when its port drains: it closes now if idle, else once its response has ended. */
+    static final Object DRAIN = new Object();
 
     private final ProxyContext px;
     private final ModelsHandler models;
@@ -37,6 +44,10 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     private String path;
     private RequestBody body;
     private boolean refused;
+    /** The path was percent-decoded or had dot segments removed: the pod is sent the path as judged. */
+    private boolean normalized;
+    /** The answer to give once the request's body has been read, instead of taking it; null to take it. */
+    private FullHttpResponse afterBody;
     private Exchange exchange;
     private byte[] scratch;
     /**
@@ -44,6 +55,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
      * response ends. Bounded by the reads asked for: none is, while an exchange runs.
      */
     private final ArrayDeque<Object> waiting = new ArrayDeque<>();
+    /** The port is draining: no request after the one under way. */
+    private boolean closing;
 
     ClientConnection(ProxyContext px, ModelsHandler models) {
         this.px = px;
@@ -57,6 +70,12 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (msg instanceof LastHttpContent) {
+            RequestDeadline deadline = ctx.pipeline().get(RequestDeadline.class);
+            if (deadline != null) {
+                deadline.requestRead(); // whole: the client is no longer timed
+            }
+        }
         if (refused) {
             ReferenceCountUtil.release(msg);
         } else if (exchange != null || !waiting.isEmpty()) {
@@ -82,12 +101,19 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     }
 
     private void onHead(HttpRequest req) {
-        if (req.decoderResult().isFailure()) {
-            refuse(OpenAiError.badRequest("Malformed request: " + req.decoderResult().cause().getMessage(), null));
+        OpenAiError bad = HeadChecks.refusal(req);
+        if (bad != null) {
+            refuse(bad);
+            return;
+        }
+        String raw = ApiRoutes.path(req.uri());
+        path = ApiRoutes.normalize(raw);
+        if (path == null) {
+            refuse(OpenAiError.badRequest("The request's path has a broken percent-encoding.", null));
             return;
         }
         head = req;
-        path = ApiRoutes.path(req.uri());
+        normalized = !path.equals(raw);
         route = ApiRoutes.route(req.method().name(), path);
         if (route.kind() == ApiRoutes.Kind.FORWARD) {
             long declared = HttpUtil.getContentLength(req, -1L);
@@ -97,6 +123,38 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
             }
             body = new RequestBody(declared, px.intake().maxBodyBytes());
         }
+        afterBody = refusalAfterBody(req);
+        String expect = req.headers().get(HttpHeaderNames.EXPECT);
+        if (expect != null && !HttpUtil.is100ContinueExpected(req)) {
+            refuse(new OpenAiError(417, "BadRequestError", "Only 'Expect: 100-continue' is understood.", null));
+        } else if (HttpUtil.is100ContinueExpected(req)) {
+            if (afterBody != null) {
+                // answered now rather than inviting a body only to refuse it; what the client sends next is unknown
+                refused = true;
+                ctx.writeAndFlush(afterBody).addListener(ChannelFutureListener.CLOSE);
+            } else { // only now, past every check: a client told to go on with 3 GB is not then refused
+                ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE,
+                        Unpooled.EMPTY_BUFFER));
+            }
+        }
+    }
+
+    /**
+     * The answer to a request that is framed soundly but not taken, given once its body has been read (dropped, within
+     * the size limit) so the connection stays usable: no or a wrong API key (401), a content coding the router does
+     * not decode (415); null for none.
+     */
+    private FullHttpResponse refusalAfterBody(HttpRequest req) {
+        ApiRoutes.Kind kind = route.kind();
+        if ((kind == ApiRoutes.Kind.FORWARD || kind == ApiRoutes.Kind.MODELS)
+                && !px.access().admits(req.headers().get(HttpHeaderNames.AUTHORIZATION))) {
+            FullHttpResponse r = Responses.error(OpenAiError.unauthorized(
+                    "Incorrect or missing API key: send it as 'Authorization: Bearer <key>'."));
+            r.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer");
+            return r;
+        }
+        OpenAiError unreadable = kind == ApiRoutes.Kind.FORWARD ? HeadChecks.unreadable(req) : null;
+        return unreadable == null ? null : Responses.error(unreadable);
     }
 
     private void onContent(HttpContent c) {
@@ -113,24 +171,39 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         }
         HttpRequest req = head;
         head = null;
+        if (afterBody != null) {
+            FullHttpResponse r = afterBody;
+            afterBody = null;
+            body = null;
+            px.metrics().rejected("", r.status().code());
+            answer(r);
+            return;
+        }
         switch (route.kind()) {
             case FORWARD -> {
                 byte[] bytes = body.bytes();
                 body = null;
-                exchange = new Exchange(px, this, ctx, route.api(), req.method().name(), target(req.uri(), path),
-                        path, headers(req), bytes);
+                exchange = new Exchange(px, this, ctx, route.api(), req.method().name(),
+                        target(req.uri(), path, normalized), path, headers(req), bytes);
                 exchange.start(); // may end at once (a refusal) and read the next request before returning
             }
             case MODELS -> answer(Responses.json(200, models.json()));
             case HEALTH -> answer(Responses.empty(200));
-            case METHOD_NOT_ALLOWED -> answer(Responses.error(OpenAiError.methodNotAllowed(req.method().name(), path)));
+            case METHOD_NOT_ALLOWED -> {
+                FullHttpResponse r = Responses.error(OpenAiError.methodNotAllowed(req.method().name(), path));
+                r.headers().set(HttpHeaderNames.ALLOW, "POST"); // the API's paths take POST alone (RFC 9110 §15.5.6)
+                answer(r);
+            }
             case NOT_FOUND -> answer(Responses.error(OpenAiError.notFound("Unknown path " + path, null)));
         }
     }
 
-    /** The request target for the pod: origin form, as a client sent it or cut from an absolute form. */
-    private static String target(String uri, String path) {
-        if (uri.startsWith("/")) {
+    /**
+     * The request target for the pod: origin form, as a client sent it, or cut from an absolute form, or with the path
+     * as it was judged when it had to be normalized (the pod then acts on just what was judged).
+     */
+    private static String target(String uri, String path, boolean normalized) {
+        if (uri.startsWith("/") && !normalized) {
             return uri;
         }
         int q = uri.indexOf('?');
@@ -168,6 +241,10 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         exchange = null;
+        if (closing || px.draining().getAsBoolean()) {
+            closeAfterWrites();
+            return;
+        }
         while (exchange == null && !refused && !waiting.isEmpty()) {
             handle(waiting.poll());
         }
@@ -182,6 +259,36 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
             scratch = new byte[SCRATCH];
         }
         return scratch;
+    }
+
+    /**
+     * The client sent too slowly: no whole request within the request-read timeout. Answered 408 and closed, unless a
+     * response is under way (a pipelined request trickling in behind it): then asked again later.
+     */
+    boolean readTimedOut() {
+        if (exchange != null || !waiting.isEmpty()) {
+            return false;
+        }
+        refuse(new OpenAiError(408, "BadRequestError",
+                "The request was not received whole within the request-read timeout.", null));
+        return true;
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt != DRAIN) {
+            ctx.fireUserEventTriggered(evt);
+            return;
+        }
+        closing = true;
+        if (exchange == null && head == null && waiting.isEmpty()) {
+            closeAfterWrites(); // idle between requests: nothing is lost
+        }
+    }
+
+    private void closeAfterWrites() {
+        refused = true;
+        ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
     }
 
     @Override

@@ -9,9 +9,11 @@ import dev.homing.core.framework.scheduling.SchedulingException;
 import dev.homing.protocol.gateway.GatewayHeaders;
 import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.OpenAiError;
+import dev.homing.router.auth.Access;
 import dev.homing.router.http.RequestIntake;
 import dev.homing.router.http.Usage;
 import dev.homing.router.http.UsageScanner;
+import dev.homing.router.outlier.Ejections;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
@@ -103,7 +105,11 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
     private boolean pooled;
     private boolean replacedStale;
     private boolean heard;
-    private ScheduledFuture<?> headTimeout;
+    /** The wait for the response head, then for the body's next bytes. */
+    private ScheduledFuture<?> timer;
+    private long lastHeard;
+    /** Retries of the retry budget this exchange holds, given back as it ends. */
+    private int retriesHeld;
 
     private int status;
     private boolean responding;
@@ -136,6 +142,7 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
         this.headers = headers;
         this.body = body;
         this.start = px.ticker().nanos();
+        px.retries().started();
     }
 
     /** Decides where the request goes, then sends it; on the loop. */
@@ -178,7 +185,7 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
             Dispatch d;
             try {
                 d = px.director().dispatch(request, (EndpointState e) -> !failedPods.contains(e.name())
-                        && !px.ejections().ejected(e.name()) && px.catalog().serves(e.name(), model));
+                        && px.health().routable(e.name()) && px.catalog().serves(e.name(), model));
                 px.metrics().scheduled(true, (px.ticker().nanos() - t0) / 1e9);
             } catch (SchedulingException e) {
                 px.metrics().scheduled(false, (px.ticker().nanos() - t0) / 1e9);
@@ -187,6 +194,7 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
             }
             try {
                 String explained = "true".equalsIgnoreCase(request.header(EXPLAIN_HEADER))
+                        && px.access().explains(request.header(Access.ADMIN_TOKEN_HEADER))
                         ? px.explainer().apply(new Decision(d.cycle(), d.result())) : null;
                 return new Decided(d, null, explained);
             } catch (RuntimeException e) {
@@ -231,13 +239,13 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
         state = State.SENT;
         ch.pipeline().get(PodHandler.class).attach(this);
         boolean noBody = body.length == 0 && ("GET".equals(method) || "HEAD".equals(method));
-        HttpHeaders h = ForwardedHeaders.toPod(request.headers(), dispatch.cycle().upstreamHeaders(),
-                address, noBody ? -1 : body.length);
+        HttpHeaders h = ForwardedHeaders.toPod(request.headers(), dispatch.cycle().upstreamHeaders(), address,
+                px.access().authorizationFor(pod.name(), request.header("authorization")), noBody ? -1 : body.length);
         ByteBuf content = body.length == 0 ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body);
         ch.writeAndFlush(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.valueOf(method), target,
                 content, h, EmptyHttpHeaders.INSTANCE)).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
         if (px.responseTimeoutMillis() > 0) {
-            headTimeout = loop.schedule(this::headTimedOut, px.responseTimeoutMillis(), TimeUnit.MILLISECONDS);
+            timer = loop.schedule(this::headTimedOut, px.responseTimeoutMillis(), TimeUnit.MILLISECONDS);
         }
     }
 
@@ -254,7 +262,8 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
     /** The pod took no request from this attempt: another is tried, up to the attempts allowed. */
     private void unreached() {
         String name = pod.name();
-        px.ejections().failed(name);
+        px.health().ejections().failed(name);
+        px.health().unreachable(name);
         endDispatch(Outcome.Cause.ERROR);
         failedPods.add(name);
         px.metrics().retried(name);
@@ -266,6 +275,30 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
         start();
     }
 
+    /**
+     * Whether a pod's "too busy" (429, or 503 as vLLM says it when its engine cannot take more) is tried on another
+     * pod instead of relayed: only before any byte went to the client (so always, at the head), with attempts left,
+     * and within the retry budget, so that a fleet-wide overload is not made worse by retries.
+     */
+    private boolean retriesBusy(int code) {
+        return (code == 429 || code == 503) && failedPods.size() + 1 < px.maxAttempts() && px.retries().tryRetry();
+    }
+
+    /** The pod answered that it is too busy: its answer is dropped and another pod tried after a jittered back-off. */
+    private void busyElsewhere(int code) {
+        String name = pod.name();
+        retriesHeld++;
+        px.health().ejections().failed(name);
+        dropChannel();
+        status = code;
+        endDispatch(Outcome.Cause.ERROR);
+        status = 0;
+        failedPods.add(name);
+        px.metrics().retried(name);
+        state = State.DECIDING;
+        loop.schedule(this::start, px.retries().backOffMillis(failedPods.size()), TimeUnit.MILLISECONDS);
+    }
+
     private OpenAiError unreachable() {
         return OpenAiError.serviceUnavailable("No endpoint reachable; tried " + String.join(", ", failedPods) + ".");
     }
@@ -275,7 +308,7 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
             return;
         }
         dropChannel();
-        px.ejections().failed(pod.name());
+        px.health().ejections().failed(pod.name());
         // The pod accepted the request and is working on it: another pod would only do it again.
         endDispatch(Outcome.Cause.TIMEOUT);
         respond(OpenAiError.timeout(pod.name() + " did not answer within the response timeout."));
@@ -295,7 +328,15 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
                 interim = true; // a 1xx: the response follows it
                 return;
             }
+            if (retriesBusy(code)) {
+                busyElsewhere(code);
+                return;
+            }
             head(r);
+            if (px.idleTimeoutMillis() > 0 && state == State.SENT) {
+                lastHeard = px.ticker().nanos();
+                timer = loop.schedule(this::idleCheck, px.idleTimeoutMillis(), TimeUnit.MILLISECONDS);
+            }
         }
         if (message instanceof HttpContent c) {
             if (interim) {
@@ -311,10 +352,10 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
 
     private void head(HttpResponse r) {
         status = r.status().code();
-        if (status >= 500) {
-            px.ejections().failed(pod.name());
+        if (Ejections.counts(status)) {
+            px.health().ejections().failed(pod.name());
         } else {
-            px.ejections().succeeded(pod.name());
+            px.health().ejections().succeeded(pod.name());
         }
         responseStatus = r.status();
         String type = r.headers().get(HttpHeaderNames.CONTENT_TYPE);
@@ -362,6 +403,7 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
         ByteBuf bytes = c.content();
         int n = bytes.readableBytes();
         if (n > 0) {
+            lastHeard = px.ticker().nanos();
             if (!firstByte) {
                 firstByte = true;
                 // The pod answers once its prefill is over (or it gave up): its pending prefill shrinks now.
@@ -401,7 +443,7 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
 
     private void end(LastHttpContent last) {
         if (last.decoderResult().isFailure()) {
-            cutShort(); // the pod closed before the length it declared, or mid-chunk
+            cutShort(null); // the pod closed before the length it declared, or mid-chunk
             return;
         }
         Channel ch = channel;
@@ -450,11 +492,14 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
             unreached();
             return;
         }
-        cutShort();
+        cutShort(null);
     }
 
-    /** The pod stopped mid-response (or a response hook failed on it). */
-    private void cutShort() {
+    /**
+     * The pod stopped mid-response (or a response hook failed on it), or stalled: {@code stalled} says how, null when
+     * it stopped.
+     */
+    private void cutShort(String stalled) {
         dropChannel();
         long got = held == null ? -1 : held.readableBytes();
         if (held != null) {
@@ -462,11 +507,12 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
             held = null;
         }
         if (!responding) {
-            respond(OpenAiError.badGateway(got >= 0 ? "The model server stopped after " + got + " of " + length
-                    + " bytes." : "The model server's response could not be relayed."));
+            respond(stalled != null ? OpenAiError.timeout(stalled) : OpenAiError.badGateway(got >= 0
+                    ? "The model server stopped after " + got + " of " + length + " bytes."
+                    : "The model server's response could not be relayed."));
         } else if (sse) {
-            write(new DefaultLastHttpContent(Unpooled.wrappedBuffer(
-                    Responses.sseError("The model server stopped mid-stream."))));
+            write(new DefaultLastHttpContent(Unpooled.wrappedBuffer(Responses.sseError(stalled != null ? stalled
+                    : "The model server stopped mid-stream."))));
         } else {
             ctx.close(); // a body cut short: the client must see it cut, not complete
         }
@@ -529,10 +575,29 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
     }
 
     private void cancelTimeout() {
-        if (headTimeout != null) {
-            headTimeout.cancel(false);
-            headTimeout = null;
+        if (timer != null) {
+            timer.cancel(false);
+            timer = null;
         }
+    }
+
+    /**
+     * The idle timeout between the body's bytes: one timer for the whole response, set again for what is left of the
+     * wait when bytes came meanwhile (no timer per chunk on the hot path).
+     */
+    private void idleCheck() {
+        timer = null;
+        if (state != State.SENT) {
+            return;
+        }
+        long waited = px.ticker().nanos() - lastHeard;
+        long idle = TimeUnit.MILLISECONDS.toNanos(px.idleTimeoutMillis());
+        if (waited < idle) {
+            timer = loop.schedule(this::idleCheck, idle - waited, TimeUnit.NANOSECONDS);
+            return;
+        }
+        px.health().ejections().failed(pod.name());
+        cutShort(pod.name() + " sent nothing for " + px.idleTimeoutMillis() + " ms mid-response.");
     }
 
     private void endDispatch(Outcome.Cause cause) {
@@ -560,6 +625,9 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
             return;
         }
         state = State.DONE;
+        cancelTimeout();
+        px.retries().ended(retriesHeld);
+        retriesHeld = 0;
         if (held != null) {
             held.release();
             held = null;

@@ -3,6 +3,7 @@ package dev.homing.router.proxy;
 import static dev.homing.router.upstream.UpstreamClient.fieldSafe;
 
 import dev.homing.protocol.gateway.GatewayHeaders;
+import dev.homing.router.auth.Access;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -16,11 +17,12 @@ import java.util.Set;
  * address, say); back to the client go the pod's but for a hop's own and those the router's server sets itself.
  */
 final class ForwardedHeaders {
+    // Authorization is set apart (Access decides what a pod is told); the admin token never leaves the router.
 
     /** Headers that belong to one hop, or that the client sets itself. */
     private static final Set<String> NOT_FORWARDED = Set.of("connection", "keep-alive", "proxy-connection",
             "transfer-encoding", "te", "trailer", "upgrade", "host", "content-length", "expect", "http2-settings",
-            "accept-encoding");
+            "accept-encoding", "authorization", Access.ADMIN_TOKEN_HEADER);
     private static final String[] NOT_RETURNED = {"connection", "keep-alive", "transfer-encoding", "content-length",
             "date", "server", "trailer", "upgrade"};
 
@@ -32,10 +34,11 @@ final class ForwardedHeaders {
      *
      * @param client        the client's headers, names lower-cased (as the intake keeps them)
      * @param plugins       the pre-request plugins' headers
+     * @param authorization the {@code Authorization} for the pod (the client's, the pod's own token), or null for none
      * @param bodyLength    the body's bytes; -1 for none (a GET, a HEAD: no Content-Length)
      */
     static HttpHeaders toPod(Map<String, String> client, Map<String, String> plugins, String address,
-                             int bodyLength) {
+                             String authorization, int bodyLength) {
         HttpHeaders out = new DefaultHttpHeaders(false); // values checked here: no line break smuggles a header in
         out.set(HttpHeaderNames.HOST, address);
         for (Map.Entry<String, String> h : client.entrySet()) {
@@ -44,6 +47,9 @@ final class ForwardedHeaders {
                     && fieldSafe(name) && fieldSafe(h.getValue())) {
                 out.add(name, h.getValue());
             }
+        }
+        if (authorization != null && fieldSafe(authorization)) {
+            out.set(HttpHeaderNames.AUTHORIZATION, authorization);
         }
         for (Map.Entry<String, String> h : plugins.entrySet()) {
             if (fieldSafe(h.getKey()) && fieldSafe(h.getValue())) {

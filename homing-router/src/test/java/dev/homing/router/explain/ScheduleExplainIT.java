@@ -22,7 +22,7 @@ class ScheduleExplainIT {
 
     @BeforeAll
     static void start() {
-        cluster = TestCluster.start(3);
+        cluster = TestCluster.start(3, b -> b, o -> o.with(x -> x.explainForAll = true)); // see SecurityIT
     }
 
     @AfterAll

@@ -57,6 +57,7 @@ class PreciseEndToEndIT {
                 (options, pods) -> options.with(o -> {
                     o.configFile = config;
                     o.tokenSource = new PodTokenizer(() -> pods.getFirst().baseUrl());
+                    o.explainForAll = true;
                 }));
         cluster.awaitKvEvents();
     }

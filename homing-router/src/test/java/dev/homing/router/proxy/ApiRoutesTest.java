@@ -33,4 +33,22 @@ class ApiRoutesTest {
     void pathOfATargetInEitherForm(String uri, String path) {
         assertThat(ApiRoutes.path(uri)).isEqualTo(path);
     }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', nullValues = "NULL", value = {
+            "/v1/completions              | /v1/completions",
+            "/v1/%75nload_lora_adapter    | /v1/unload_lora_adapter",
+            "/v1/../metrics               | /metrics",
+            "/v1/./chat/./completions     | /v1/chat/completions",
+            "/v1/chat/x/../completions    | /v1/chat/completions",
+            "/../../v1/completions        | /v1/completions",
+            "/v1/models/.                 | /v1/models/",
+            "/v1/a%2Fb                    | /v1/a/b",
+            "/v1/a+b%20c                  | /v1/a+b c",
+            "/v1/%zz                      | NULL",
+            "/v1/.hidden                  | /v1/.hidden",
+    })
+    void aPathIsJudgedAsTheServerWillReadIt(String raw, String normalized) {
+        assertThat(ApiRoutes.normalize(raw)).isEqualTo(normalized);
+    }
 }

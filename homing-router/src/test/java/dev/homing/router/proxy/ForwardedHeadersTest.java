@@ -20,9 +20,11 @@ class ForwardedHeadersTest {
         client.put(":path", "/v1/completions");
         client.put("x-prefiller-host-port", "10.0.0.9:8000"); // only the router may set it
         client.put("x-smuggled", "a\r\nx-evil: 1");
+        client.put("x-homing-admin-token", "secret"); // never leaves the router
         HttpHeaders out = ForwardedHeaders.toPod(client, Map.of("X-Prefiller-Host-Port", "10.0.0.2:8000"),
-                "10.0.0.1:8000", 42);
-        assertThat(out.get("authorization")).isEqualTo("Bearer k");
+                "10.0.0.1:8000", "Bearer pod-token", 42);
+        assertThat(out.getAll("authorization")).containsExactly("Bearer pod-token");
+        assertThat(out.contains("x-homing-admin-token")).isFalse();
         assertThat(out.get("host")).isEqualTo("10.0.0.1:8000");
         assertThat(out.get("content-length")).isEqualTo("42");
         assertThat(out.getAll("x-prefiller-host-port")).containsExactly("10.0.0.2:8000");
@@ -33,8 +35,14 @@ class ForwardedHeadersTest {
     }
 
     @Test
+    void withoutAnAuthorizationForThePodNoneIsSent() {
+        HttpHeaders out = ForwardedHeaders.toPod(Map.of("authorization", "Bearer client"), Map.of(), "p:1", null, -1);
+        assertThat(out.contains("authorization")).isFalse();
+    }
+
+    @Test
     void noBodyNoLength() {
-        assertThat(ForwardedHeaders.toPod(Map.of(), Map.of(), "p:1", -1).contains("content-length")).isFalse();
+        assertThat(ForwardedHeaders.toPod(Map.of(), Map.of(), "p:1", null, -1).contains("content-length")).isFalse();
     }
 
     @Test

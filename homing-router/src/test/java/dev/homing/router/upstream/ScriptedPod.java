@@ -67,12 +67,14 @@ public final class ScriptedPod implements AutoCloseable {
 
     /**
      * Answers a router's scrapes as an idle vLLM pod serving {@code model} ({@code GET /v1/models} and
-     * {@code GET /metrics}); false for any other request, which the script then answers itself.
+     * {@code GET /metrics}, {@code GET /health}); false for any other request, which the script then answers itself.
      */
     public static boolean answeredScrape(Request r, OutputStream out, String model) throws IOException {
         String body;
         if (r.requestLine().startsWith("GET /v1/models")) {
             body = "{\"object\":\"list\",\"data\":[{\"id\":\"" + model + "\",\"object\":\"model\"}]}";
+        } else if (r.requestLine().startsWith("GET /health")) {
+            body = ""; // vLLM's: 200 and nothing while its engine runs
         } else if (r.requestLine().startsWith("GET /metrics")) {
             body = "vllm:num_requests_running{model_name=\"" + model + "\"} 0\n"
                     + "vllm:num_requests_waiting{model_name=\"" + model + "\"} 0\n";
