@@ -1,0 +1,21 @@
+package dev.homing.bench.soak;
+
+import java.util.List;
+
+/**
+ * One row of the soak: the router as sampled at the end of an interval, and what the clients met during it.
+ *
+ * @param label         the time from the start of the load ({@code m:ss}), {@code start} before it, {@code rest} after
+ * @param elapsedMillis when it was taken, from the start of the load (negative before it)
+ * @param counts        requests sent in the interval, and those that ended in it by how they ended
+ * @param p50Millis     median time of the requests answered in the interval, or null when none was
+ * @param p99Millis     their 99th percentile, or null
+ * @param faults        what was done to the pods in the interval
+ */
+public record Sample(String label, long elapsedMillis, RouterState router, Counts counts, Double p50Millis,
+                     Double p99Millis, List<FaultEvent> faults) {
+
+    public Sample {
+        faults = List.copyOf(faults);
+    }
+}
