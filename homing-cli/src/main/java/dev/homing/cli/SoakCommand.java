@@ -44,19 +44,20 @@ import picocli.CommandLine.Option;
                 + "soak.md (and the processes' logs) into --out."})
 final class SoakCommand implements Callable<Integer> {
 
-    @Option(names = "--minutes", defaultValue = "10", description = "How long the load runs (default: "
-            + "${DEFAULT-VALUE}).")
+    @Option(names = "--minutes", defaultValue = "10", paramLabel = "N",
+            description = "How long the load runs (default: ${DEFAULT-VALUE}).")
     int minutes;
 
     @Option(names = "--sample-every", defaultValue = "1m", paramLabel = "DURATION", description = "Time between "
             + "samples of the router, a Go duration dividing --minutes (default: ${DEFAULT-VALUE}).")
     String sampleEvery;
 
-    @Option(names = "--pods", defaultValue = "3", description = "Simulated pods (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--pods", defaultValue = "3", paramLabel = "N",
+            description = "Simulated pods (default: ${DEFAULT-VALUE}).")
     int pods;
 
-    @Option(names = "--concurrency", defaultValue = "16", description = "Clients, each with one request at a time "
-            + "(default: ${DEFAULT-VALUE}).")
+    @Option(names = "--concurrency", defaultValue = "16", paramLabel = "N",
+            description = "Clients, each with one request at a time (default: ${DEFAULT-VALUE}).")
     int concurrency;
 
     @Option(names = "--rate", paramLabel = "REQ/S", description = "Start at most this many requests a second in all "
@@ -71,8 +72,8 @@ final class SoakCommand implements Callable<Integer> {
             + "pod stays down before it is started again (default: ${DEFAULT-VALUE}).")
     String downFor;
 
-    @Option(names = "--seed", defaultValue = "1", description = "Seed of the request mix's prompts and order and of "
-            + "the first pod killed (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--seed", defaultValue = "1", paramLabel = "N", description = "Seed of the request mix's prompts "
+            + "and order and of the first pod killed (default: ${DEFAULT-VALUE}).")
     long seed;
 
     @Option(names = "--read-timeout", defaultValue = "60s", paramLabel = "DURATION", description = "A client gives "
