@@ -2,6 +2,8 @@ package dev.homing.bench.soak;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,7 +59,8 @@ public final class SoakRun {
                 human(settings.sampleEvery()));
         awaitFleet(probe);
         out.print(SoakTable.header());
-        Sample start = new Sample("start", 0, probe.sample(), Counts.NONE, null, null, List.of());
+        Sample start = new Sample("start", 0, probe.sample(), Counts.NONE, null, null,
+                loadAverage(), List.of());
         out.print(SoakTable.row(start));
         SoakLoad load = new SoakLoad(target.api(), mix, settings.concurrency(), settings.rate(),
                 settings.readTimeout(), tally);
@@ -80,7 +83,8 @@ public final class SoakRun {
                 Counts now = tally.snapshot();
                 Histogram answered = tally.answeredSinceLast();
                 Sample s = new Sample(SoakTable.clock(atMillis), atMillis, probe.sample(), now.minus(before),
-                        millis(answered, 50), millis(answered, 99), faults.between(beforeMillis, atMillis));
+                        millis(answered, 50), millis(answered, 99), loadAverage(),
+                        faults.between(beforeMillis, atMillis));
                 samples.add(s);
                 out.print(SoakTable.row(s));
                 before = now;
@@ -99,7 +103,7 @@ public final class SoakRun {
         Histogram answered = tally.answeredSinceLast();
         long endMillis = (System.nanoTime() - t0) / 1_000_000;
         Sample rest = new Sample("rest", endMillis, probe.sample(), end.minus(before), millis(answered, 50),
-                millis(answered, 99), faults.between(beforeMillis, Long.MAX_VALUE));
+                millis(answered, 99), loadAverage(), faults.between(beforeMillis, Long.MAX_VALUE));
         out.print(SoakTable.row(rest));
         List<Verdict> verdicts = SoakReport.judge(settings, samples, rest, restMillis, clientsStopped, end);
         SoakReport report = new SoakReport(command, settings, fleet.names(), start, samples, rest, restMillis,
@@ -154,9 +158,10 @@ public final class SoakRun {
                 + "that did not end with [DONE]), cut body (a non-streamed 2xx cut short); p50/p99 of the answered "
                 + "ones. The router is sampled from outside at the interval's end: heap after a full GC (jcmd), "
                 + "threads and file descriptors (/proc), RSS, and its gauges " + RouterProbe.IN_FLIGHT
-                + " (in-flight) and " + RouterProbe.RUNNING + " (running), summed. start: before the load; rest: "
-                + "after it, once every client's last request ended and the gauges read 0, " + SETTLE.toSeconds()
-                + " s later (the router closes pod connections idle for 4 s).";
+                + " (in-flight) and " + RouterProbe.RUNNING + " (running), summed; load: the machine's 1-minute load "
+                + "average (" + Runtime.getRuntime().availableProcessors() + " CPUs here: above that, work waits for "
+                + "them). start: before the load; rest: after it, once every client's last request ended and the "
+                + "gauges read 0, " + SETTLE.toSeconds() + " s later (the router closes pod connections idle for 4 s).";
     }
 
     /** What the verdicts do not say: errors, cuts and why, and the faults. */
@@ -179,6 +184,15 @@ public final class SoakRun {
     private static String why(Map<String, Long> byWhy) {
         return byWhy.isEmpty() ? "" : " (" + new TreeMap<>(byWhy).entrySet().stream()
                 .map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining(", ")) + ")";
+    }
+
+    /** The machine's load average over the last minute, or null where Linux's {@code /proc/loadavg} is not. */
+    private static Double loadAverage() {
+        try {
+            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     private static Double millis(Histogram h, double percentile) {

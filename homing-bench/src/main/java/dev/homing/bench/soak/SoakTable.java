@@ -11,8 +11,8 @@ import java.util.stream.Collectors;
 final class SoakTable {
 
     private static final List<String> HEADER = List.of("time", "sent", "2xx", "errors", "lost", "cut", "cut body",
-            "p50 ms", "p99 ms", "heap MiB", "threads", "fds", "RSS MiB", "in-flight", "running", "pods");
-    private static final String TEXT = "%-6s %7s %7s %-12s %5s %5s %8s %7s %8s %8s %7s %5s %7s %9s %7s  %s%n";
+            "p50 ms", "p99 ms", "heap MiB", "threads", "fds", "RSS MiB", "in-flight", "running", "load", "pods");
+    private static final String TEXT = "%-6s %7s %7s %-12s %5s %5s %8s %7s %8s %8s %7s %5s %7s %9s %7s %5s  %s%n";
 
     private SoakTable() {
     }
@@ -46,6 +46,7 @@ final class SoakTable {
                 count(r.threads()), count(r.fds()),
                 r.residentBytes() < 0 ? "?" : String.format("%.0f", r.residentBytes() / 1048576.0),
                 gauge(r.inFlight()), gauge(r.running()),
+                s.loadAverage() == null ? "?" : String.format("%.1f", s.loadAverage()),
                 s.faults().stream().map(FaultEvent::toString).collect(Collectors.joining("; ")));
     }
 

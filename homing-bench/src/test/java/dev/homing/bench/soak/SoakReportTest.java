@@ -105,7 +105,7 @@ class SoakReportTest {
     }
 
     private static Sample sample(String label, RouterState s) {
-        return new Sample(label, 0, s, Counts.NONE, null, null, List.of());
+        return new Sample(label, 0, s, Counts.NONE, null, null, null, List.of());
     }
 
     private static List<Verdict> judge(List<Sample> samples, Sample rest, long sent, long ok) {
