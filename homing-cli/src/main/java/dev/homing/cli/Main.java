@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 @Command(name = "homing", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "A KV-cache-aware router for vLLM fleets, and the simulated vLLM cluster to try it on.",
         subcommands = {UpCommand.class, DemoCommand.class, ServeCommand.class, SimCommand.class, ConfigCommand.class,
-                BenchCommand.class})
+                BenchCommand.class, SoakCommand.class})
 public final class Main implements Runnable {
 
     /** Exit code for a configuration that cannot be used. */

@@ -29,6 +29,23 @@ class OptionErrorsTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
+        "--sample-every 7s           | the duration (1m) must be a whole number of sampling intervals (7s)",
+        "--minutes 0                 | --minutes must be at least 1, got 0",
+        "--concurrency 0             | concurrency must be at least 1, got 0",
+        "--kill-every soon           | soon",
+        "--rate -3                   | the rate must be a positive number of requests a second, got -3.0",
+    })
+    void badSoakSettingsExitTwoBeforeAnythingStarts(String option, String message) {
+        String[] o = option.strip().split(" ");
+        CliRun run = o[0].equals("--minutes") ? CliRun.of("soak", o[0], o[1])
+                : CliRun.of("soak", "--minutes", "1", o[0], o[1]);
+        assertThat(run.exit()).isEqualTo(Main.EXIT_CONFIG);
+        assertThat(run.err()).startsWith("homing soak: ").contains(message).doesNotContain("\tat ");
+        assertThat(run.out()).isEmpty(); // nothing was started
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
         "p=127.0.0.1:8001;llm-d.ai/role=prefill,d=127.0.0.1:8002;llm-d.ai/role=de code | endpoint 'd=127.0.0.1:8002;llm-d.ai/role=de code': label 'llm-d.ai/role=de code': a label value must be empty or consist of",
         "p=127.0.0.1:8001;LLM-D.ai/role=prefill                                         | label 'LLM-D.ai/role=prefill': the prefix before '/' must be a DNS subdomain",
         "p=127.0.0.1:8001;llm-d.ai/role                                                 | endpoint 'p=127.0.0.1:8001;llm-d.ai/role': label 'llm-d.ai/role' has no value",

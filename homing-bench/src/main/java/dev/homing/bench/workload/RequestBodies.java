@@ -16,6 +16,14 @@ public final class RequestBodies {
 
     /** @param tokenIdPrompts send a text prompt as its token ids (traces that give ids are the model's own tokens) */
     public static byte[] of(WorkloadRequest r, String model, boolean tokenIdPrompts) {
+        return of(r, model, tokenIdPrompts, true);
+    }
+
+    /**
+     * @param stream streamed with usage, as above; false for the whole answer in one response, as a client that
+     *               does not stream asks for it (no {@code stream}, no {@code stream_options})
+     */
+    public static byte[] of(WorkloadRequest r, String model, boolean tokenIdPrompts, boolean stream) {
         Prompt p = r.prompt();
         StringBuilder b = new StringBuilder(estimate(p));
         b.append("{\"model\":");
@@ -46,7 +54,9 @@ public final class RequestBodies {
             quote(b, p.text());
         }
         b.append(",\"max_tokens\":").append(r.maxTokens());
-        b.append(",\"stream\":true,\"stream_options\":{\"include_usage\":true}");
+        if (stream) {
+            b.append(",\"stream\":true,\"stream_options\":{\"include_usage\":true}");
+        }
         if (r.ignoreEos()) {
             b.append(",\"ignore_eos\":true");
         }

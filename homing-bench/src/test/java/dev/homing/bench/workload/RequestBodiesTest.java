@@ -31,6 +31,16 @@ class RequestBodiesTest {
     }
 
     @Test
+    void notStreamedAsksForTheWholeAnswerAndKeepsTheRest() throws Exception {
+        JsonNode b = JSON.readTree(RequestBodies.of(request(CHAT, true), "m", false, false));
+        assertThat(b.has("stream")).isFalse();
+        assertThat(b.has("stream_options")).isFalse();
+        assertThat(b.get("messages")).hasSize(2);
+        assertThat(b.get("max_tokens").asInt()).isEqualTo(12);
+        assertThat(b.get("ignore_eos").asBoolean()).isTrue();
+    }
+
+    @Test
     void chatsSendMessagesAndIdTracesSendIds() throws Exception {
         JsonNode chat = JSON.readTree(RequestBodies.of(request(CHAT, false), "m", false));
         assertThat(chat.has("prompt")).isFalse();
