@@ -57,6 +57,8 @@ public final class Ejections {
         long readmissions;
     }
 
+    private static final System.Logger LOG = System.getLogger(Ejections.class.getName());
+
     private final LongSupplier nanos;
     private final Consumer<String> onEjected;
     private final Map<String, State> states = new ConcurrentHashMap<>();
@@ -82,6 +84,7 @@ public final class Ejections {
     public void failed(String pod) {
         State s = states.computeIfAbsent(pod, p -> new State());
         boolean ejectedNow = false;
+        long time = 0;
         synchronized (s) {
             long now = nanos.getAsLong();
             if (s.ejectedAt(now)) {
@@ -90,7 +93,7 @@ public final class Ejections {
             s.failures++;
             if (s.probation || s.failures >= CONSECUTIVE) {
                 ejectedNow = true;
-                long time = Math.min(MAX.toNanos(), BASE.toNanos() << Math.min(s.inARow, 20));
+                time = Math.min(MAX.toNanos(), BASE.toNanos() << Math.min(s.inARow, 20));
                 s.until = now + time;
                 s.out = true;
                 s.inARow++;
@@ -100,6 +103,8 @@ public final class Ejections {
             }
         }
         if (ejectedNow) {
+            LOG.log(System.Logger.Level.WARNING, "endpoint {0} ejected for {1} ms: its requests failed in a row",
+                    pod, String.valueOf(time / 1_000_000));
             onEjected.accept(pod);
         }
     }
@@ -115,6 +120,7 @@ public final class Ejections {
                 return; // a request sent before the ejection
             }
             if (s.probation) {
+                LOG.log(System.Logger.Level.INFO, "endpoint {0} readmitted: it answered again", pod);
                 s.readmissions++;
                 s.probation = false;
                 s.inARow = 0;

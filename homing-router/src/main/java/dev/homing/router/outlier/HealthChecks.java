@@ -55,6 +55,8 @@ public final class HealthChecks {
         volatile boolean routable = true;
     }
 
+    private static final System.Logger LOG = System.getLogger(HealthChecks.class.getName());
+
     private final Supplier<List<EndpointState>> endpoints;
     private final Probe probe;
     private final Executor probes;
@@ -110,7 +112,10 @@ public final class HealthChecks {
     /** A probe's verdict. */
     public void record(String pod, Verdict v) {
         State s = states.computeIfAbsent(pod, p -> new State());
+        boolean was;
+        boolean now;
         synchronized (s) {
+            was = s.healthy;
             s.probes++;
             if (v == Verdict.HEALTHY) {
                 s.failures = 0;
@@ -124,6 +129,13 @@ public final class HealthChecks {
                 }
             }
             s.routable = s.healthy && !s.unverified;
+            now = s.healthy;
+        }
+        if (was != now) {
+            LOG.log(now ? System.Logger.Level.INFO : System.Logger.Level.WARNING, now
+                    ? "endpoint {0} is healthy again: GET /health answered" : "endpoint {0} is unhealthy: GET /health "
+                    + (v == Verdict.UNREACHABLE ? "could not connect" : "failed " + UNHEALTHY_THRESHOLD
+                    + " times in a row"), pod);
         }
     }
 
