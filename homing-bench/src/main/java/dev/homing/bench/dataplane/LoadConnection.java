@@ -7,7 +7,6 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 
 /**
  * One keep-alive HTTP/1.1 connection of the load generator: writes a request already in bytes and reads the whole
@@ -41,24 +40,10 @@ final class LoadConnection implements AutoCloseable {
             throw new IOException("not an HTTP/1.x response: " + status);
         }
         int code = Integer.parseInt(status, 9, 12, 10);
-        long length = -1;
-        boolean chunked = false;
-        boolean close = false;
-        for (String h = line(); !h.isEmpty(); h = line()) {
-            int colon = h.indexOf(':');
-            if (colon < 0) {
-                continue;
-            }
-            String name = h.substring(0, colon).strip();
-            String value = h.substring(colon + 1).strip();
-            if (name.equalsIgnoreCase("content-length")) {
-                length = Long.parseLong(value);
-            } else if (name.equalsIgnoreCase("transfer-encoding")) {
-                chunked = value.toLowerCase(Locale.ROOT).endsWith("chunked");
-            } else if (name.equalsIgnoreCase("connection")) {
-                close = value.equalsIgnoreCase("close");
-            }
-        }
+        ResponseFraming framing = ResponseFraming.read(this::line);
+        long length = framing.length();
+        boolean chunked = framing.chunked();
+        boolean close = framing.close();
         if (chunked) {
             for (long size = chunk(); size > 0; size = chunk()) {
                 skip(size);

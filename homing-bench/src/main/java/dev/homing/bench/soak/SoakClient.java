@@ -1,5 +1,6 @@
 package dev.homing.bench.soak;
 
+import dev.homing.bench.dataplane.ResponseFraming;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -116,24 +117,10 @@ final class SoakClient implements AutoCloseable {
 
     /** Reads the head's framing and the body to its end; whether the connection must be closed after. */
     private boolean body(int status) throws IOException {
-        long length = -1;
-        boolean chunked = false;
-        boolean close = false;
-        for (String h = line(); !h.isEmpty(); h = line()) {
-            int colon = h.indexOf(':');
-            if (colon < 0) {
-                continue;
-            }
-            String name = h.substring(0, colon).strip();
-            String value = h.substring(colon + 1).strip();
-            if (name.equalsIgnoreCase("content-length")) {
-                length = Long.parseLong(value);
-            } else if (name.equalsIgnoreCase("transfer-encoding")) {
-                chunked = value.toLowerCase(Locale.ROOT).endsWith("chunked");
-            } else if (name.equalsIgnoreCase("connection")) {
-                close = value.equalsIgnoreCase("close");
-            }
-        }
+        ResponseFraming framing = ResponseFraming.read(this::line);
+        long length = framing.length();
+        boolean chunked = framing.chunked();
+        boolean close = framing.close();
         if (chunked) {
             for (long size = chunkSize(); size > 0; size = chunkSize()) {
                 data(size);
