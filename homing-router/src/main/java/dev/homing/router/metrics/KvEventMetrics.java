@@ -25,7 +25,8 @@ public final class KvEventMetrics implements KvEventsObserver {
                 .help("KV-cache events applied to the precise index.").labelNames("pod").register(registry);
         skipped = Counter.builder().name("homing_kv_events_skipped_total")
                 .help("KV-cache events left out: unknown_type (a newer engine's), unresolved (parent block never seen, "
-                        + "other block size).").labelNames("reason").register(registry);
+                        + "other block size), out_of_order (a batch given up as lost that came late).")
+                .labelNames("reason").register(registry);
         gaps = Counter.builder().name("homing_kv_events_gaps_total")
                 .help("Jumps in a publisher's sequence numbers on the live stream.").labelNames("pod").register(registry);
         lost = Counter.builder().name("homing_kv_events_batches_lost_total")
@@ -35,7 +36,8 @@ public final class KvEventMetrics implements KvEventsObserver {
                 .help("Replays asked of a pod's replay socket, by outcome: complete (end marker reached) or failed.")
                 .labelNames("pod", "result").register(registry);
         restarts = Counter.builder().name("homing_kv_events_restarts_total")
-                .help("Publishers whose sequence went back (the engine restarted); the pod's entries were dropped.")
+                .help("Publishers that restarted, seen as a sequence that went back with other content, or as a dialled "
+                        + "publisher's connection ending after it sent a batch; the pod's entries were dropped.")
                 .labelNames("pod").register(registry);
         malformed = Counter.builder().name("homing_kv_events_malformed_total")
                 .help("Messages that are not KV-event batches (frames, sequence or payload), skipped; pod empty when "

@@ -25,7 +25,8 @@ class ClientDisconnectsIT {
     @Test
     void clientsLeavingAnywhereLeaveNothingBehind() throws Exception {
         try (TestCluster cluster = TestCluster.start(2)) {
-            SteadyLoad load = SteadyLoad.start(cluster.url("/v1/completions"), TestCluster.MODEL, 4, 0.4, 100_000, 20);
+            SteadyLoad load = SteadyLoad.start(cluster.url("/v1/completions"), 4, 100_000,
+                    SteadyLoad.completions(TestCluster.MODEL, 8, 16));
             SplittableRandom random = new SplittableRandom(21);
             int[] where = new int[5];
             for (int i = 0; i < LEAVERS; i++) {
@@ -33,7 +34,7 @@ class ClientDisconnectsIT {
                 where[point]++;
                 leaveAt(cluster.router().port(), point, i, random);
             }
-            SteadyLoad.Tally t = load.stop();
+            SteadyLoad.Tally t = SteadyLoad.Tally.of(load.stop(Duration.ofSeconds(60)));
             FaultReport.line("clients-disconnect", t, FaultReport.retried(cluster.http(), cluster.adminUrl(""), null),
                     String.format("leavers=%d (head %d, body %d, waiting %d, after head %d, mid-stream %d)", LEAVERS,
                             where[0], where[1], where[2], where[3], where[4]));
@@ -48,7 +49,7 @@ class ClientDisconnectsIT {
         }
     }
 
-    /** One client that leaves: 0 in its head, 1 in its body, 2 waiting for the answer, 3 after its head, 4 mid-stream. */
+    /** One client that leaves: 0 in its head, 1 in its body, 2 waiting, 3 after its head, 4 mid-stream. */
     private static void leaveAt(int port, int point, int i, SplittableRandom random) throws Exception {
         String body = "{\"model\":\"" + TestCluster.MODEL + "\",\"prompt\":\"leaver " + i + "\",\"max_tokens\":200,"
                 + "\"ignore_eos\":true,\"stream\":" + (point >= 3) + "}";

@@ -81,7 +81,8 @@ class DrainIT {
                     () -> new Socket("127.0.0.1", router.port()).close()).isInstanceOf(ConnectException.class));
             assertThat(closing.isAlive()).as("still draining while streams run").isTrue();
             for (CompletableFuture<String> end : ends) {
-                assertThat(end.get(30, java.util.concurrent.TimeUnit.SECONDS)).as("every stream ran to its end").isEqualTo("data: [DONE]");
+                assertThat(end.get(30, java.util.concurrent.TimeUnit.SECONDS)).as("every stream ran to its end")
+                        .isEqualTo("data: [DONE]");
             }
             closing.join(Duration.ofSeconds(30));
             assertThat(closing.isAlive()).isFalse();

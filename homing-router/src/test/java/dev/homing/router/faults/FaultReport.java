@@ -21,7 +21,8 @@ final class FaultReport {
     }
 
     static String line(String fault, SteadyLoad.Tally t, double retried, String extra) {
-        String line = "FAULT " + fault + ": sent=" + t.sent() + " answered=" + t.ok() + " retried=" + (long) retried
+        String line = "FAULT " + fault + ": sent=" + t.sent() + " answered=" + t.answered() + " retried="
+                + (long) retried
                 + " failed=" + t.failed() + " " + t.errors() + " streamErrors=" + t.streamErrors() + " cut=" + t.cut()
                 + " lost=" + t.lost() + (extra.isEmpty() ? "" : " " + extra);
         System.out.println(line);

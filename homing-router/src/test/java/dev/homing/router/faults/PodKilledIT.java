@@ -24,9 +24,9 @@ class PodKilledIT {
     void aKilledPodIsEjectedAndCostsNothingThenComesBack() throws Exception {
         try (TestCluster cluster = TestCluster.start(3)) {
             var health = cluster.router().podHealth();
-            SteadyLoad load = SteadyLoad.start(cluster.url("/v1/completions"), TestCluster.MODEL, CLIENTS, 0.4,
-                    100_000, 16);
-            load.awaitSent(60);
+            SteadyLoad load = SteadyLoad.start(cluster.url("/v1/completions"), CLIENTS, 100_000,
+                    SteadyLoad.completions(TestCluster.MODEL, 8, 16));
+            load.awaitStarted(60, Duration.ofSeconds(60));
             SimPod victim = cluster.pod(2);
             int port = victim.port();
             long killed = System.nanoTime();
@@ -35,8 +35,9 @@ class PodKilledIT {
                     .until(() -> !health.routable("pod-2"));
             double ejectedMs = (System.nanoTime() - killed) / 1e6;
             double retriedAtEjection = FaultReport.retried(cluster.http(), cluster.adminUrl(""), "pod-2");
-            int sentAtEjection = load.sent();
-            load.awaitSent(sentAtEjection + 150); // well past the first ejection's 1 s
+            int sentAtEjection = load.started();
+            // well past the first ejection's 1 s
+            load.awaitStarted(sentAtEjection + 150, Duration.ofSeconds(60));
             double retriedAfter = FaultReport.retried(cluster.http(), cluster.adminUrl(""), "pod-2")
                     - retriedAtEjection;
             assertThat(health.routable("pod-2")).as("still out: no probe has answered").isFalse();
@@ -48,7 +49,7 @@ class PodKilledIT {
                         .until(() -> health.routable("pod-2"));
                 double readmittedMs = (System.nanoTime() - restarted) / 1e6;
                 await().atMost(Duration.ofSeconds(15)).until(() -> back.stats().promptTokens() > 0);
-                SteadyLoad.Tally t = load.stop();
+                SteadyLoad.Tally t = SteadyLoad.Tally.of(load.stop(Duration.ofSeconds(60)));
                 double retried = FaultReport.retried(cluster.http(), cluster.adminUrl(""), null);
                 FaultReport.line("pod-killed", t, retried, String.format(
                         "ejectedMs=%.0f retriesToItBeforeEjection=%.0f retriesToItAfter=%.0f readmittedMs=%.0f",

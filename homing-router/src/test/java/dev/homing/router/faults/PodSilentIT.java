@@ -24,15 +24,16 @@ class PodSilentIT {
         })) {
             TestCluster cluster = p.cluster;
             var health = cluster.router().podHealth();
-            SteadyLoad load = SteadyLoad.start(cluster.url("/v1/completions"), TestCluster.MODEL, 6, 0.4, 100_000, 17);
-            load.awaitSent(60);
+            SteadyLoad load = SteadyLoad.start(cluster.url("/v1/completions"), 6, 100_000,
+                    SteadyLoad.completions(TestCluster.MODEL, 8, 16));
+            load.awaitStarted(60, Duration.ofSeconds(60));
             long silenced = System.nanoTime();
             p.proxy.hang();
             await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(10))
                     .until(() -> !health.routable(p.name));
             double outMs = (System.nanoTime() - silenced) / 1e6;
-            load.awaitSent(load.sent() + 150);
-            SteadyLoad.Tally t = load.stop();
+            load.awaitStarted(load.started() + 150, Duration.ofSeconds(60));
+            SteadyLoad.Tally t = SteadyLoad.Tally.of(load.stop(Duration.ofSeconds(60)));
             double retried = FaultReport.retried(cluster.http(), cluster.adminUrl(""), null);
             FaultReport.line("pod-silent", t, retried, String.format("leftOutMs=%.0f stale=%s failing=%s", outMs,
                     health.stale(p.name), health.failing(p.name)));

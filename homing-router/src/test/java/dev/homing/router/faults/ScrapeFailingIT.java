@@ -20,8 +20,9 @@ class ScrapeFailingIT {
         try (ProxiedPod p = ProxiedPod.start(3, b -> b, o -> { })) {
             TestCluster cluster = p.cluster;
             var health = cluster.router().podHealth();
-            SteadyLoad load = SteadyLoad.start(cluster.url("/v1/completions"), TestCluster.MODEL, 6, 0.4, 100_000, 18);
-            load.awaitSent(40);
+            SteadyLoad load = SteadyLoad.start(cluster.url("/v1/completions"), 6, 100_000,
+                    SteadyLoad.completions(TestCluster.MODEL, 8, 16));
+            load.awaitStarted(40, Duration.ofSeconds(60));
             long broken = System.nanoTime();
             p.proxy.failScrapes(true);
             await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
@@ -29,13 +30,13 @@ class ScrapeFailingIT {
             double staleMs = (System.nanoTime() - broken) / 1e6;
             assertThat(health.routable(p.name)).isFalse();
             assertThat(health.failing(p.name)).as("it answers its probes: stale, not failing").isFalse();
-            load.awaitSent(load.sent() + 60);
+            load.awaitStarted(load.started() + 60, Duration.ofSeconds(60));
             p.proxy.failScrapes(false);
             long mended = System.nanoTime();
             await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
                     .until(() -> health.routable(p.name));
             double backMs = (System.nanoTime() - mended) / 1e6;
-            SteadyLoad.Tally t = load.stop();
+            SteadyLoad.Tally t = SteadyLoad.Tally.of(load.stop(Duration.ofSeconds(60)));
             double retried = FaultReport.retried(cluster.http(), cluster.adminUrl(""), null);
             FaultReport.line("scrape-failing", t, retried,
                     String.format("staleAfterMs=%.0f freshAgainMs=%.0f", staleMs, backMs));

@@ -25,9 +25,9 @@ class SlowPodIT {
     void aSlowPodServesLessAndCostsNothing() throws Exception {
         try (TestCluster cluster = TestCluster.start(3, b -> b.build().podName().equals("pod-2") ? b.engine(SLOW) : b,
                 o -> o)) {
-            SteadyLoad load = SteadyLoad.start(cluster.url("/v1/completions"), TestCluster.MODEL, 6, 0.4, 240, 22);
-            load.awaitSent(240);
-            SteadyLoad.Tally t = load.stop();
+            SteadyLoad load = SteadyLoad.start(cluster.url("/v1/completions"), 6, 240,
+                    SteadyLoad.completions(TestCluster.MODEL, 8, 16));
+            SteadyLoad.Tally t = SteadyLoad.Tally.of(load.finish(Duration.ofSeconds(120)));
             long[] tokens = cluster.pods().stream().mapToLong(p -> p.stats().generationTokens()).toArray();
             FaultReport.line("pod-slow", t, FaultReport.retried(cluster.http(), cluster.adminUrl(""), null),
                     String.format("generated tokens: pod-0 %d, pod-1 %d, slow pod-2 %d", tokens[0], tokens[1],

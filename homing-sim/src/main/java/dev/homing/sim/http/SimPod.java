@@ -6,7 +6,9 @@ import dev.homing.sim.engine.EngineStats;
 import dev.homing.sim.engine.KvEventSink;
 import dev.homing.sim.engine.RealTimeEngineDriver;
 import dev.homing.sim.kvevents.KvEventsConfig;
+import dev.homing.sim.kvevents.LiveFaults;
 import dev.homing.sim.kvevents.StepBatcher;
+import dev.homing.sim.kvevents.ZmqEndpoints;
 import dev.homing.sim.kvevents.ZmqEventPublisher;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
@@ -71,11 +73,22 @@ public final class SimPod implements AutoCloseable {
     }
 
     public static SimPod start(SimPodConfig config) {
+        return start(config, LiveFaults.NONE);
+    }
+
+    /** A pod whose live KV-event stream suffers {@code faults} from its first batch (see {@link #kvEventFaults}). */
+    public static SimPod start(SimPodConfig config, LiveFaults faults) {
+        return start(config, faults, false);
+    }
+
+    private static SimPod start(SimPodConfig config, LiveFaults faults, boolean rebind) {
         ZmqEventPublisher publisher = null;
         StepBatcher batcher = null;
         KvEventsConfig events = config.kvEvents();
         if (events.publishes()) {
-            publisher = ZmqEventPublisher.start(events, "homing-sim-kv-events-" + config.podName());
+            String thread = "homing-sim-kv-events-" + config.podName();
+            publisher = rebind ? ZmqEventPublisher.restartBound(events, thread, faults)
+                    : ZmqEventPublisher.start(events, thread, faults);
             batcher = new StepBatcher(events, config.wallClock(), publisher);
         }
         AtomicBoolean closing = new AtomicBoolean();
@@ -244,6 +257,48 @@ public final class SimPod implements AutoCloseable {
     public Map<String, String> lastRequestHeaders() {
         List<Map<String, String>> recent = recentHeaders.snapshot();
         return recent.isEmpty() ? Map.of() : recent.getLast();
+    }
+
+    /**
+     * Stops this pod ({@link #close()}), waits {@code down}, and starts it again as the same pod restarted: on the same
+     * HTTP port and KV-event endpoints (a PUB socket that was bound binds again), with an empty KV cache and its event
+     * sequence from 0, its live event stream suffering {@code faults} from its first batch (a subscriber that redials
+     * late misses the first ones: {@link LiveFaults#dropFirst}).
+     */
+    public SimPod restart(Duration down, LiveFaults faults) throws InterruptedException {
+        KvEventsConfig events = config.kvEvents();
+        boolean rebind = false;
+        if (publisher != null) {
+            rebind = ZmqEndpoints.binds(events.endpoint());
+            events = events.withEndpoint(publisher.endpoint());
+            if (publisher.replayEndpoint() != null) {
+                events = events.withReplayEndpoint(publisher.replayEndpoint());
+            }
+        }
+        SimPodConfig again = config.toBuilder().port(port()).kvEvents(events).build();
+        close();
+        Thread.sleep(down.toMillis());
+        return start(again, faults, rebind);
+    }
+
+    /**
+     * What the wire does to this pod's live KV-event stream from the next batch on, for fault tests: batches lost or
+     * delivered out of order ({@link LiveFaults}); its replay socket still has every one. No-op without events.
+     */
+    public void kvEventFaults(LiveFaults faults) {
+        if (publisher != null) {
+            publisher.faults(faults);
+        }
+    }
+
+    /** KV-event batches the live stream lost to {@link #kvEventFaults} (its replay socket kept them). */
+    public long kvEventBatchesLostLive() {
+        return publisher == null ? 0 : publisher.liveDropped();
+    }
+
+    /** KV-event batches {@link #kvEventFaults} held back and sent after a later one. */
+    public long kvEventBatchesReordered() {
+        return publisher == null ? 0 : publisher.liveReordered();
     }
 
     /** KV-event batches sent so far. */

@@ -135,6 +135,11 @@ public record KvEventsConfig(
                 format, v, dataParallelRank);
     }
 
+    public KvEventsConfig withEndpoint(String v) {
+        return new KvEventsConfig(enabled, publisher, v, replayEndpoint, bufferSteps, hwm, maxQueueSize, topic, format,
+                intBlockHashes, dataParallelRank);
+    }
+
     public KvEventsConfig withReplayEndpoint(String v) {
         return new KvEventsConfig(enabled, publisher, endpoint, v, bufferSteps, hwm, maxQueueSize, topic, format,
                 intBlockHashes, dataParallelRank);

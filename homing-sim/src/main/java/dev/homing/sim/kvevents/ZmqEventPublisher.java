@@ -6,6 +6,7 @@ import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -25,6 +26,8 @@ import org.zeromq.ZMQException;
  * for replay ({@code buffer_steps}). A replay request {@code [client, "", start seq as 8 bytes]} on the ROUTER is
  * answered with {@code [client, "", seq, payload]} per kept batch from {@code start} on, then the end marker
  * {@code [client, "", FF×8, ""]}. On close the queue gets up to one second to drain; sockets close with linger 0.
+ * For fault tests, {@link #faults} can make the live stream lose batches or deliver one out of order
+ * ({@link LiveFaults}); the replay buffer keeps every batch in sequence whatever the live stream did.
  */
 public final class ZmqEventPublisher implements BatchHandoff, AutoCloseable {
 
@@ -34,6 +37,8 @@ public final class ZmqEventPublisher implements BatchHandoff, AutoCloseable {
     private static final long IDLE_POLL_MILLIS = 100;
     private static final long REPLAY_POLL_MILLIS = 5;
     private static final int HANDSHAKE_MILLIS = 1000;
+    /** Longest a batch the faults hold back waits for a later one to overtake it. */
+    private static final long HOLD_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private record Sequenced(long seq, KvEventBatch batch) {
     }
@@ -51,12 +56,16 @@ public final class ZmqEventPublisher implements BatchHandoff, AutoCloseable {
     private final ReplayBuffer buffer;
     private final AtomicLong published = new AtomicLong();
     private final AtomicLong replays = new AtomicLong();
+    private final AtomicLong liveDropped = new AtomicLong();
+    private final AtomicLong liveReordered = new AtomicLong();
     private final CompletableFuture<Attached> ready = new CompletableFuture<>();
     private final Thread thread;
     private volatile boolean running = true;
     private volatile boolean paused;
     private volatile long closeRequestedNanos;
     private volatile Attached attached;
+    private volatile LiveFaults faults = LiveFaults.NONE;
+    private volatile boolean bindAnyway;
 
     private ZmqEventPublisher(KvEventsConfig config, String threadName, boolean paused) {
         this.config = config;
@@ -74,7 +83,26 @@ public final class ZmqEventPublisher implements BatchHandoff, AutoCloseable {
      * sometimes loses a connection set up on one thread and used on another.
      */
     public static ZmqEventPublisher start(KvEventsConfig config, String threadName) {
-        return new ZmqEventPublisher(config, threadName, false).awaitReady();
+        return start(config, threadName, LiveFaults.NONE);
+    }
+
+    /** As {@link #start(KvEventsConfig, String)}, with what the wire does to the live stream from the first batch. */
+    public static ZmqEventPublisher start(KvEventsConfig config, String threadName, LiveFaults faults) {
+        ZmqEventPublisher p = new ZmqEventPublisher(config, threadName, false);
+        p.faults = faults;
+        return p.awaitReady();
+    }
+
+    /**
+     * A publisher started again where an earlier one was bound: the PUB socket binds the config's endpoint, a port
+     * resolved, although vLLM's rule would connect to an endpoint without {@code *}; otherwise as
+     * {@link #start(KvEventsConfig, String, LiveFaults)}.
+     */
+    public static ZmqEventPublisher restartBound(KvEventsConfig config, String threadName, LiveFaults faults) {
+        ZmqEventPublisher p = new ZmqEventPublisher(config, threadName, false);
+        p.faults = faults;
+        p.bindAnyway = true;
+        return p.awaitReady();
     }
 
     /** Sockets ready, replay served, but batches stay queued until {@link #resume()}. For tests of the queue. */
@@ -121,6 +149,21 @@ public final class ZmqEventPublisher implements BatchHandoff, AutoCloseable {
 
     public long replayRequests() {
         return replays.get();
+    }
+
+    /** What the wire does to the live stream from the next batch on. */
+    public void faults(LiveFaults f) {
+        faults = Objects.requireNonNull(f, "faults");
+    }
+
+    /** Batches the live stream lost by {@link #faults} (kept for replay all the same). */
+    public long liveDropped() {
+        return liveDropped.get();
+    }
+
+    /** Batches {@link #faults} held back and sent after a later one. */
+    public long liveReordered() {
+        return liveReordered.get();
     }
 
     @Override
@@ -174,7 +217,7 @@ public final class ZmqEventPublisher implements BatchHandoff, AutoCloseable {
             // JeroMQ now and then stalls a ZMTP handshake (seen between two JeroMQ sockets in one JVM); a handshake
             // deadline makes the connecting side drop and redial instead of waiting forever (libzmq's is 30 s).
             pub.setHandshakeIvl(HANDSHAKE_MILLIS);
-            String endpoint = attach(pub, config.endpoint(), ZmqEndpoints.binds(config.endpoint()));
+            String endpoint = attach(pub, config.endpoint(), bindAnyway || ZmqEndpoints.binds(config.endpoint()));
             String replayEndpoint = null;
             if (config.replayEndpoint() != null) {
                 replay = context.createSocket(SocketType.ROUTER);
@@ -188,6 +231,7 @@ public final class ZmqEventPublisher implements BatchHandoff, AutoCloseable {
             return;
         }
         KvEventEncoder encoder = new KvEventEncoder(config.format());
+        Kept held = null; // a batch the faults hold back
         long poll = replay == null ? IDLE_POLL_MILLIS : REPLAY_POLL_MILLIS;
         try {
             while (running || (!queue.isEmpty() && System.nanoTime() - closeRequestedNanos < DRAIN_NANOS)) {
@@ -205,25 +249,58 @@ public final class ZmqEventPublisher implements BatchHandoff, AutoCloseable {
                     break;
                 }
                 if (next == null) {
+                    if (held != null && System.nanoTime() - held.sinceNanos() > HOLD_NANOS) {
+                        held = sendHeld(pub, held); // nothing newer came: the held batch goes out late, not reordered
+                    }
                     continue;
                 }
                 try {
                     byte[] payload = encoder.encode(next.batch());
-                    pub.sendMore(topic);
-                    pub.sendMore(seqBytes(next.seq()));
-                    pub.send(payload, 0);
+                    switch (faults.fate(next.seq())) {
+                        case SEND -> {
+                            send(pub, next.seq(), payload);
+                            if (held != null) {
+                                liveReordered.incrementAndGet();
+                            }
+                            held = sendHeld(pub, held);
+                        }
+                        case DROP -> liveDropped.incrementAndGet();
+                        case HOLD -> {
+                            held = sendHeld(pub, held);
+                            held = new Kept(next.seq(), payload, System.nanoTime());
+                        }
+                    }
                     buffer.add(next.seq(), payload);
-                    published.incrementAndGet();
                 } catch (RuntimeException e) {
                     LOG.log(Level.WARNING, "publishing KV events failed", e);
                 }
             }
+            sendHeld(pub, held);
         } finally {
             pub.close();
             if (replay != null) {
                 replay.close();
             }
         }
+    }
+
+    /** An encoded batch held back from the live stream. */
+    private record Kept(long seq, byte[] payload, long sinceNanos) {
+    }
+
+    private void send(ZMQ.Socket pub, long seq, byte[] payload) {
+        pub.sendMore(topic);
+        pub.sendMore(seqBytes(seq));
+        pub.send(payload, 0);
+        published.incrementAndGet();
+    }
+
+    /** Sends the held batch, if any; returns null (nothing held any more). */
+    private Kept sendHeld(ZMQ.Socket pub, Kept held) {
+        if (held != null) {
+            send(pub, held.seq(), held.payload());
+        }
+        return null;
     }
 
     /** Answers one waiting replay request, if any, without blocking. */

@@ -197,6 +197,61 @@ class ZmqEventPublisherIT {
     }
 
     @Test
+    void liveFaultsLoseAndReorderTheLiveStreamOnlyAndReplayHasEveryBatchInSequence() throws Exception {
+        ZmqEventPublisher p = start(KvEventsConfig.zmq("tcp://127.0.0.1:*").withReplayEndpoint("tcp://127.0.0.1:*"));
+        ZMQ.Socket sub = socket(SocketType.SUB);
+        sub.subscribe(new byte[0]);
+        sub.connect(p.endpoint());
+        long[] seq = {0};
+        warmUp(p, sub, seq);
+        long from = seq[0];
+        // counting from `from`: batches 1 and 6 lost, 3 and 8 held back
+        LiveFaults faults = LiveFaults.dropEvery(5, 1).or(LiveFaults.holdEvery(5, 3));
+        p.faults(seqNo -> seqNo < from ? LiveFaults.Fate.SEND : faults.fate(seqNo - from));
+        for (int i = 0; i < 10; i++) {
+            p.offer(seq[0]++, batch(i));
+        }
+        List<Long> live = new ArrayList<>();
+        while (live.size() < 8) {
+            long s = ByteBuffer.wrap(receive(sub).get(1)).getLong();
+            if (s >= from) {
+                live.add(s);
+            }
+        }
+        List<Long> expected = new ArrayList<>();
+        Long heldBack = null;
+        for (long s = from; s < from + 10; s++) {
+            if ((s - from) % 5 == 1) {
+                continue;
+            }
+            if ((s - from) % 5 == 3) {
+                heldBack = s;
+                continue;
+            }
+            expected.add(s);
+            if (heldBack != null) { // it comes after the one that follows it
+                expected.add(heldBack);
+                heldBack = null;
+            }
+        }
+        assertThat(live).containsExactlyElementsOf(expected);
+        assertThat(p.liveDropped()).isEqualTo(2);
+        assertThat(p.liveReordered()).isEqualTo(2);
+
+        ZMQ.Socket dealer = socket(SocketType.DEALER);
+        dealer.connect(p.replayEndpoint());
+        dealer.sendMore(new byte[0]);
+        dealer.send(ZmqEventPublisher.seqBytes(from), 0);
+        List<Long> replayed = new ArrayList<>();
+        for (List<byte[]> r = receive(dealer); !Arrays.equals(r.get(1), ZmqEventPublisher.END_SEQ);
+                r = receive(dealer)) {
+            replayed.add(ByteBuffer.wrap(r.get(1)).getLong());
+        }
+        assertThat(replayed).containsExactly(from, from + 1, from + 2, from + 3, from + 4, from + 5, from + 6,
+                from + 7, from + 8, from + 9);
+    }
+
+    @Test
     void anUnusableEndpointFailsAtStart() {
         assertThatThrownBy(() -> start(KvEventsConfig.zmq("tcp://127.0.0.1:notaport*")))
                 .isInstanceOf(IllegalStateException.class)

@@ -14,7 +14,7 @@ public interface KvEventsObserver {
 
     /**
      * Events left out: {@code unknown_type} (a newer engine's event), {@code unresolved} (a parent block never seen,
-     * another block size).
+     * another block size), {@code out_of_order} (a batch given up for lost that came after newer ones).
      */
     void eventsSkipped(String reason, int events);
 
@@ -27,7 +27,10 @@ public interface KvEventsObserver {
     /** A replay was asked of {@code pod}; {@code complete} when its end marker arrived. */
     void replay(String pod, boolean complete);
 
-    /** The sequence of {@code pod} went back: a new publisher (the engine restarted); its entries were dropped. */
+    /**
+     * A new publisher for {@code pod} (the engine restarted): its sequence went back to a batch it had not sent, or the
+     * connection to it ended (when dialing it); its entries were dropped.
+     */
     void restart(String pod);
 
     /** A message that is not a KV-event batch (frames, sequence or payload); {@code pod} is empty when unknown. */

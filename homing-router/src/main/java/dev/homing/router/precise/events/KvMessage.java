@@ -24,7 +24,15 @@ record KvMessage(String topic, long seq, byte[] payload) {
 
     /** The next message, {@link #MALFORMED}, or null when none arrived within the socket's receive timeout. */
     static KvMessage receive(ZMQ.Socket socket) {
-        byte[] first = socket.recv(0);
+        return receive(socket, 0);
+    }
+
+    /**
+     * The next message, {@link #MALFORMED}, or null when none arrived ({@code ZMQ.DONTWAIT}: none was waiting).
+     * The frames after the first are there already: ZMQ delivers a message whole.
+     */
+    static KvMessage receive(ZMQ.Socket socket, int flags) {
+        byte[] first = socket.recv(flags);
         if (first == null) {
             return null;
         }

@@ -16,6 +16,7 @@ import dev.homing.protocol.kvevents.EventBlockHash;
 import dev.homing.protocol.kvevents.KvCacheEvent;
 import dev.homing.router.shared.RedisScript;
 import dev.homing.router.shared.SharedRedis;
+import java.lang.ref.WeakReference;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -59,8 +60,12 @@ import java.util.function.Consumer;
  * <p>Speculative expiries cross replicas as wall-clock microseconds: this index maps its ticker onto the clock once,
  * at construction, so replicas agree to within their clocks' skew (the TTL is seconds).
  *
- * <p>When Redis cannot be reached, everything is answered and written locally; writes made during an outage are not
- * back-filled into Redis when it returns (the pods' next events and picks refill it).
+ * <p>When Redis cannot be reached, everything is answered and written locally, and the writes of the pods' events
+ * wait, per pod and in order ({@link Backlog}, bounded), to be sent when Redis returns, before the pod's next ones:
+ * a Redis that kept its data (stopped, or cut off) would otherwise keep holdings a pod removed or cleared meanwhile,
+ * and send every replica's requests to blocks that are gone. A Redis restarted empty gets what changed during the
+ * outage; what it held before is lost (the pods' next events and picks refill it). Speculative holds made meanwhile
+ * are not kept (they last seconds).
  */
 final class RedisPreciseIndex implements PreciseIndex {
 
@@ -71,6 +76,8 @@ final class RedisPreciseIndex implements PreciseIndex {
     private static final long ADAPTER_REFRESH_NANOS = 1_000_000_000L;
     /** In-memory indexes put all unconfigured tiers in one bucket of weight 1.0; this is its name here. */
     private static final String OTHER_TIER = "*";
+    /** Arguments of index writes kept for Redis while it is down, over all pods: about 10 MB at most. */
+    static final long MAX_BACKLOG_ARGS = 1 << 19;
 
     private final SharedRedis redis;
     private final Consumer<Runnable> background;
@@ -88,6 +95,9 @@ final class RedisPreciseIndex implements PreciseIndex {
     private final long anchorMicros;
     private final Set<String> adapters = ConcurrentHashMap.newKeySet();
     private final AtomicLong adaptersReadAt;
+    /** Per pod, the index writes waiting for Redis; its monitor orders the pod's writes. Bounded by the pool. */
+    private final Map<String, Backlog> backlogs = new ConcurrentHashMap<>();
+    private final AtomicLong backloggedArgs = new AtomicLong();
 
     /**
      * @param background runs writes that must not wait (speculative holds, adapter refreshes): the router's bounded
@@ -114,6 +124,14 @@ final class RedisPreciseIndex implements PreciseIndex {
         Instant now = clock.instant();
         this.anchorMicros = Math.addExact(Math.multiplyExact(now.getEpochSecond(), 1_000_000L), now.getNano() / 1000);
         this.adaptersReadAt = new AtomicLong(anchorNanos - ADAPTER_REFRESH_NANOS);
+        // Redis is back: what waited is sent at once, off the probe's thread (weakly: a reload drops this index).
+        WeakReference<RedisPreciseIndex> self = new WeakReference<>(this);
+        redis.onRecovered(() -> {
+            RedisPreciseIndex index = self.get();
+            if (index != null) {
+                background.accept(index::flushBacklogs);
+            }
+        });
     }
 
     /** Makes Redis-backed indexes for a {@code precise-prefix-cache-producer}. */
@@ -149,77 +167,134 @@ final class RedisPreciseIndex implements PreciseIndex {
         if (fetched != null) {
             fetched.forEach((engine, key) -> local.learn(podName, engine, key));
         }
-        Mirror mirror = new Mirror(podName, fetched != null);
+        Mirror mirror = new Mirror(podName);
         int skipped = local.apply(podName, events, mirror);
         if (mirror.cleared) {
             recent.clear(podName); // a pod that cleared its cache holds none of our picks
         }
-        for (Object step : mirror.steps()) {
-            boolean done = step instanceof IndexWrites w
-                    ? redis.attempt(r -> WRITE.run(r, w.args())).isPresent()
-                    : clearRemote((String) step);
-            if (!done) {
-                break; // the rest would land on a Redis that lost the start of the batch
-            }
-        }
+        send(podName, mirror.steps());
         return skipped;
     }
 
+    /** How one write to Redis went. */
+    private enum Sent { DONE, REFUSED, DOWN }
+
     /**
-     * The Redis writes for a batch, in order, as the local index keys it: {@link IndexWrites} between clears, and a
-     * pod name for each clear. Without Redis it only learns the adapters and whether the pod cleared.
+     * Sends a pod's writes in order, after whatever of the pod's earlier writes waits for Redis; what Redis cannot take
+     * now (it is down) waits in the pod's backlog. The backlog's monitor orders the pod's writes among threads (its
+     * events' worker, and the writer that flushes backlogs when Redis returns).
+     */
+    private void send(String pod, List<Object> steps) {
+        Backlog backlog = backlogs.computeIfAbsent(pod, p -> new Backlog(backloggedArgs, MAX_BACKLOG_ARGS));
+        synchronized (backlog) {
+            boolean direct = flush(pod, backlog);
+            for (Object step : steps) {
+                if (direct) {
+                    Sent sent = sendStep(pod, step);
+                    if (sent == Sent.DONE) {
+                        continue;
+                    }
+                    if (sent == Sent.REFUSED) {
+                        return; // the rest would land on a Redis that lost the start of the batch
+                    }
+                    direct = false; // Redis went away: this step and the rest wait for it
+                }
+                backlog.add(step);
+            }
+        }
+    }
+
+    /** Sends the pod's backlog, oldest first; true when nothing of it waits any more. Hold the backlog's monitor. */
+    private boolean flush(String pod, Backlog backlog) {
+        if (backlog.isEmpty()) {
+            return true;
+        }
+        if (!redis.up()) {
+            return false;
+        }
+        if (backlog.overflowed()) {
+            if (!clearRemote(pod)) {
+                return false;
+            }
+            backlog.clearedRemotely();
+        }
+        for (Object step = backlog.peek(); step != null; step = backlog.peek()) {
+            if (sendStep(pod, step) == Sent.DOWN) {
+                return false;
+            }
+            backlog.remove(); // sent, or refused (dropped, as any write Redis refuses)
+        }
+        return true;
+    }
+
+    private Sent sendStep(String pod, Object step) {
+        if (!redis.up()) {
+            return Sent.DOWN;
+        }
+        boolean done = step == Backlog.CLEAR ? clearRemote(pod)
+                : redis.attempt(r -> WRITE.run(r, ((IndexWrites) step).args())).isPresent();
+        return done ? Sent.DONE : redis.up() ? Sent.REFUSED : Sent.DOWN;
+    }
+
+    /** Sends every pod's backlog: Redis is back. Runs on the background writer. */
+    void flushBacklogs() {
+        backlogs.forEach((pod, backlog) -> {
+            synchronized (backlog) {
+                if (flush(pod, backlog) && backlog.isDeparted()) {
+                    backlogs.remove(pod, backlog);
+                }
+            }
+        });
+    }
+
+    /** Index writes waiting for Redis, over all pods (for tests and diagnostics). */
+    long backlogged() {
+        return backloggedArgs.get();
+    }
+
+    /**
+     * The Redis writes for a batch, in order, as the local index keys it: {@link IndexWrites} between clears, and
+     * {@link Backlog#CLEAR} for each clear.
      */
     private final class Mirror implements IndexChanges {
         private final String pod;
-        private final boolean writing;
         private final List<Object> steps = new ArrayList<>();
         private IndexWrites writes = newWrites();
         private boolean cleared;
 
-        Mirror(String pod, boolean writing) {
+        Mirror(String pod) {
             this.pod = pod;
-            this.writing = writing;
         }
 
         @Override
         public void held(String medium, long key) {
-            if (writing) {
-                writes.hold(pod, tier(medium), key, 0);
-            }
+            writes.hold(pod, tier(medium), key, 0);
         }
 
         @Override
         public void mapped(long engine, long key) {
-            if (writing) {
-                writes.mapEngine(pod, engine, key);
-            }
+            writes.mapEngine(pod, engine, key);
         }
 
         @Override
         public void removed(String medium, long engine) {
-            if (writing) {
-                writes.removeByEngine(pod, tier(medium), engine); // Redis may know hashes this replica does not
-            }
+            writes.removeByEngine(pod, tier(medium), engine); // Redis may know hashes this replica does not
         }
 
         @Override
         public void adapter(String loraName) {
             adapters.add(loraName);
-            if (writing) {
-                writes.adapter(loraName);
-            }
+            writes.adapter(loraName);
         }
 
         @Override
         public void cleared() {
             cleared = true;
-            if (writing) {
-                if (!writes.isEmpty()) {
-                    steps.add(writes);
-                    writes = newWrites();
-                }
-                steps.add(pod);
+            if (!writes.isEmpty()) {
+                steps.add(writes);
+                writes = newWrites();
             }
+            steps.add(Backlog.CLEAR);
         }
 
         List<Object> steps() {
@@ -348,14 +423,24 @@ final class RedisPreciseIndex implements PreciseIndex {
     public void clear(String podName) {
         local.clear(podName);
         recent.clear(podName);
-        clearRemote(podName);
+        send(podName, List.of(Backlog.CLEAR));
     }
 
     @Override
     public void removePod(String podName) {
         local.removePod(podName);
         recent.removePod(podName);
-        clearRemote(podName);
+        send(podName, List.of(Backlog.CLEAR));
+        Backlog backlog = backlogs.get(podName);
+        if (backlog != null) {
+            synchronized (backlog) {
+                if (backlog.isEmpty()) {
+                    backlogs.remove(podName, backlog);
+                } else {
+                    backlog.departed(); // it goes once Redis has taken the pod's clear
+                }
+            }
+        }
     }
 
     @Override

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The sequence rules, without sockets: each batch carries one event naming its own sequence number, so what reached
- * the index, and in which order relative to the clears, is exact.
+ * the index, and in which order relative to the clears, is exact. A restarted publisher's batches carry another
+ * timestamp, as a real engine's do.
  */
 class PublisherStreamTest {
 
@@ -55,6 +56,13 @@ class PublisherStreamTest {
             }
         }
 
+        /** What a restarted publisher's buffer holds. */
+        void keepRestarted(long... seqs) {
+            for (long s : seqs) {
+                kept.put(s, restartedBatch(s));
+            }
+        }
+
         @Override
         public boolean replay(long from, Batches batches) {
             asked.add(from);
@@ -69,7 +77,16 @@ class PublisherStreamTest {
     private final FakeReplay replay = new FakeReplay();
 
     private static byte[] batch(long seq) {
-        return ENCODER.encode(new KvEventBatch(1.0, List.of(BlockRemoved.gpu(EventBlockHash.ofUint64(seq))), 0));
+        return batch(seq, 1.0);
+    }
+
+    /** A batch of a publisher started later. */
+    private static byte[] restartedBatch(long seq) {
+        return batch(seq, 2.0);
+    }
+
+    private static byte[] batch(long seq, double ts) {
+        return ENCODER.encode(new KvEventBatch(ts, List.of(BlockRemoved.gpu(EventBlockHash.ofUint64(seq))), 0));
     }
 
     private PublisherStream withReplay() {
@@ -83,6 +100,13 @@ class PublisherStreamTest {
     private static void live(PublisherStream s, long... seqs) {
         for (long seq : seqs) {
             s.accept(seq, batch(seq));
+        }
+    }
+
+    /** Live batches of the restarted publisher. */
+    private static void restarted(PublisherStream s, long... seqs) {
+        for (long seq : seqs) {
+            s.accept(seq, restartedBatch(seq));
         }
     }
 
@@ -175,18 +199,29 @@ class PublisherStreamTest {
     @Test
     void aSequenceThatGoesBackIsARestartAndDropsEverything() {
         PublisherStream s = withoutReplay();
-        live(s, 0, 1, 2, 0, 1);
+        live(s, 0, 1, 2);
+        restarted(s, 0, 1);
         assertThat(index).containsExactly("apply 0", "apply 1", "apply 2", "clear", "apply 0", "apply 1");
         assertThat(observer.lines).contains("restart pod-a").noneMatch(l -> l.startsWith("lost"));
     }
 
     @Test
-    void theSameSequenceTwiceIsARestart() {
+    void theSameSequenceWithOtherContentIsARestart() {
         PublisherStream s = withoutReplay();
-        live(s, 3, 3);
+        live(s, 3);
+        restarted(s, 3);
         assertThat(index).containsExactly("apply 3", "clear", "apply 3");
         assertThat(observer.count("restart")).isEqualTo(1);
         assertThat(observer.lines).contains("lost pod-a 3"); // the new publisher's 0, 1 and 2 were missed
+    }
+
+    @Test
+    void theSameBatchTwiceIsTakenOnce() {
+        PublisherStream s = withoutReplay();
+        live(s, 0, 1, 1, 2, 0);
+        assertThat(index).containsExactly("apply 0", "apply 1", "apply 2");
+        assertThat(observer.lines).noneMatch(l -> l.startsWith("restart") || l.startsWith("lost")
+                || l.startsWith("skipped"));
     }
 
     @Test
@@ -194,8 +229,8 @@ class PublisherStreamTest {
         PublisherStream s = withReplay();
         live(s, 0, 1, 2, 3);
         replay.kept.clear();
-        replay.keep(0, 1, 2); // the restarted engine's own buffer
-        live(s, 2);
+        replay.keepRestarted(0, 1, 2); // the restarted engine's own buffer
+        restarted(s, 2);
         assertThat(replay.asked).containsExactly(0L);
         assertThat(index).containsExactly("apply 0", "apply 1", "apply 2", "apply 3", "clear", "apply 0", "apply 1",
                 "apply 2");
@@ -205,9 +240,70 @@ class PublisherStreamTest {
     @Test
     void aRestartSeenLateWithoutReplayLosesTheNewPublishersStart() {
         PublisherStream s = withoutReplay();
-        live(s, 5, 6, 2);
+        live(s, 5, 6);
+        restarted(s, 2);
         assertThat(index).containsExactly("apply 5", "apply 6", "clear", "apply 2");
         assertThat(observer.lines).contains("restart pod-a", "lost pod-a 2");
+    }
+
+    @Test
+    void aBatchOvertakenByTheNextIsFilledByReplayAndNotAppliedAgainWhenItArrives() {
+        replay.keep(0, 1, 2, 3, 4, 5);
+        PublisherStream s = withReplay();
+        live(s, 0, 1, 3, 2, 4, 5);
+        assertThat(replay.asked).containsExactly(2L);
+        assertThat(index).containsExactly("apply 0", "apply 1", "apply 2", "apply 3", "apply 4", "apply 5");
+        assertThat(observer.lines).noneMatch(l -> l.startsWith("restart") || l.startsWith("lost")
+                || l.startsWith("skipped"));
+    }
+
+    @Test
+    void withoutReplayABatchGivenUpForLostThatArrivesLateIsSkippedAndUndoesNothing() {
+        PublisherStream s = withoutReplay();
+        live(s, 0, 1, 3, 4, 2, 5);
+        assertThat(index).containsExactly("apply 0", "apply 1", "clear", "apply 3", "apply 4", "apply 5");
+        assertThat(observer.lines).contains("lost pod-a 1", "skipped " + PublisherStream.OUT_OF_ORDER + " 1")
+                .noneMatch(l -> l.startsWith("restart"));
+    }
+
+    @Test
+    void aLateBatchFromBeforeWhatTheWindowRemembersIsARestart() {
+        PublisherStream s = withoutReplay();
+        for (long seq = 0; seq < PublisherStream.WINDOW + 10; seq++) {
+            live(s, seq);
+        }
+        index.clear();
+        live(s, 5);
+        assertThat(index).containsExactly("clear", "apply 5");
+        assertThat(observer.count("restart")).isEqualTo(1);
+    }
+
+    @Test
+    void aLostConnectionDropsThePodsEntriesAndTheNextBatchStartsTheStreamAgain() {
+        PublisherStream s = withReplay();
+        live(s, 0, 1, 2);
+        s.connectionLost();
+        // The restarted engine published 0..5 before the subscriber was back: past the old stream's sequence.
+        replay.kept.clear();
+        replay.keepRestarted(0, 1, 2, 3, 4, 5);
+        restarted(s, 5, 6);
+        assertThat(index).containsExactly("apply 0", "apply 1", "apply 2", "clear", "apply 0", "apply 1", "apply 2",
+                "apply 3", "apply 4", "apply 5", "apply 6");
+        assertThat(replay.asked).containsExactly(0L);
+        assertThat(observer.count("restart")).isEqualTo(1);
+        assertThat(observer.lines).noneMatch(l -> l.startsWith("lost") || l.startsWith("gap"));
+    }
+
+    @Test
+    void aConnectionLostBeforeAnyBatchChangesNothing() {
+        PublisherStream s = withoutReplay();
+        s.connectionLost();
+        live(s, 0);
+        s.connectionLost();
+        s.connectionLost();
+        live(s, 0);
+        assertThat(index).containsExactly("apply 0", "clear", "apply 0");
+        assertThat(observer.count("restart")).isEqualTo(1);
     }
 
     @Test

@@ -6,6 +6,7 @@ import dev.homing.core.fixtures.FakeTicker;
 import dev.homing.core.precise.BlockKeys;
 import dev.homing.core.precise.PreciseIndex;
 import dev.homing.core.precise.PreciseIndexContract;
+import dev.homing.protocol.kvevents.AllBlocksCleared;
 import dev.homing.protocol.kvevents.BlockRemoved;
 import dev.homing.protocol.kvevents.EventBlockHash;
 import dev.homing.router.fixtures.RedisServerProcess;
@@ -18,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -187,7 +189,7 @@ class RedisPreciseIndexIT extends PreciseIndexContract {
     }
 
     @Test
-    void afterAnOutageWritesResumeButWhatWasWrittenMeanwhileIsNotBackFilled() {
+    void whatWasWrittenDuringAnOutageIsSentWhenRedisReturnsAndWhatItHeldBeforeARestartIsLost() {
         try (RedisServerProcess own = RedisServerProcess.start()) {
             RedisPreciseIndex writer = open(own.url(), "outage", 1000, PreciseIndex.DEFAULT_TIER_WEIGHTS);
             RedisPreciseIndex reader = open(own.url(), "outage", 1000, PreciseIndex.DEFAULT_TIER_WEIGHTS);
@@ -202,17 +204,48 @@ class RedisPreciseIndexIT extends PreciseIndexContract {
             writer.apply("pod-1", List.of(stored(during, 0, 2, 20)));
             assertThat(writerRedis.up()).isFalse();
             assertThat(matchedBy(writer, during)).as("local state serves meanwhile").containsExactly(0, 2, 0);
+            assertThat(writer.backlogged()).as("the write waits for Redis").isPositive();
 
             own.restart();
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(writerRedis::up);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                    .until(() -> Arrays.equals(matchedBy(reader, during), new int[] {0, 2, 0}));
+            assertThat(writer.backlogged()).isZero();
             writer.apply("pod-2", List.of(stored(after, 0, 2, 30)));
             assertThat(matchedBy(reader, after)).containsExactly(0, 0, 2);
-            assertThat(matchedBy(reader, during)).as("not back-filled").containsExactly(0, 0, 0);
             assertThat(matchedBy(reader, before)).as("lost with the restart (no persistence)").containsExactly(0, 0, 0);
-            assertThat(matchedBy(writer, during)).as("Redis answers again, for the writer too").containsExactly(0, 0, 0);
+            assertThat(matchedBy(writer, during)).as("Redis answers again, for the writer too").containsExactly(0, 2, 0);
             try (RedisClient look = RedisClient.create("127.0.0.1", own.port())) {
-                assertThat(look.zcard(ns("outage") + "lru")).isEqualTo(2);
+                assertThat(look.zcard(ns("outage") + "lru")).isEqualTo(4);
             }
+        }
+    }
+
+    @Test
+    void aClearMissedWhileRedisWasStoppedReachesItWhenItResumesSoNoReplicaClaimsTheBlocksGone() {
+        try (RedisServerProcess own = RedisServerProcess.start()) {
+            RedisPreciseIndex writer = open(own.url(), "stopped", 1000, PreciseIndex.DEFAULT_TIER_WEIGHTS);
+            RedisPreciseIndex reader = open(own.url(), "stopped", 1000, PreciseIndex.DEFAULT_TIER_WEIGHTS);
+            SharedRedis writerRedis = opened.get(opened.size() - 2);
+            writerRedis.start();
+            int[] prompt = tokens(8, 0);
+            int[] other = tokens(8, 300);
+            writer.apply("pod-0", List.of(stored(prompt, 0, 2, 10)));
+            writer.apply("pod-1", List.of(stored(other, 0, 2, 20)));
+            assertThat(matchedBy(reader, prompt)).containsExactly(2, 0, 0);
+
+            own.pause(); // it keeps its data; calls to it time out
+            writer.apply("pod-0", List.of(AllBlocksCleared.INSTANCE)); // the pod restarted, say
+            writer.apply("pod-1", List.of(BlockRemoved.gpu(EventBlockHash.ofUint64(21))));
+            assertThat(writerRedis.up()).isFalse();
+            assertThat(matchedBy(writer, prompt)).as("local state knows").containsExactly(0, 0, 0);
+
+            own.resume();
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(writerRedis::up);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> writer.backlogged() == 0);
+            assertThat(matchedBy(reader, prompt)).as("the clear reached Redis").containsExactly(0, 0, 0);
+            assertThat(matchedBy(reader, other)).as("and the removal").containsExactly(0, 1, 0);
+            assertThat(matchedBy(writer, prompt)).containsExactly(0, 0, 0);
         }
     }
 }
