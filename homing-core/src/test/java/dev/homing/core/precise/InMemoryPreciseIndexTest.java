@@ -19,6 +19,19 @@ class InMemoryPreciseIndexTest extends PreciseIndexContract {
     }
 
     @Test
+    void aHoldCutShortIsGoneAtItsNewExpiryNotBehindOlderLongerHolds() {
+        InMemoryPreciseIndex in = (InMemoryPreciseIndex) index;
+        long[] keys = BlockKeys.of(in.root("m", null), tokens(8, 3), BS, 10);
+        long second = 1_000_000_000L;
+        in.holdSpeculatively("pod-0", keys, 600 * second); // a pick that runs its whole speculative age
+        in.holdSpeculatively("pod-1", keys, 600 * second);
+        in.settleSpeculatively("pod-1", keys, 10 * second); // pod-1 could not be reached: its hold cut short
+        in.match(keys, all, 3, 20 * second); // expiries are taken as lookups pass them
+        assertThat(in.size("pod-1")).as("pod-1's holding expired at 10 s").isZero();
+        assertThat(in.size("pod-0")).isEqualTo(keys.length);
+    }
+
+    @Test
     void engineHashesResolveToTheKeysTheirTokensChainTo() {
         InMemoryPreciseIndex in = (InMemoryPreciseIndex) index;
         int[] prompt = tokens(8, 3);

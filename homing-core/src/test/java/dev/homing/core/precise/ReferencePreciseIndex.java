@@ -7,7 +7,8 @@ import dev.homing.protocol.kvevents.BlockRemoved;
 import dev.homing.protocol.kvevents.BlockStored;
 import dev.homing.protocol.kvevents.EventBlockHash;
 import dev.homing.protocol.kvevents.KvCacheEvent;
-import java.util.ArrayDeque;
+import java.util.Comparator;
+import java.util.PriorityQueue;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,8 +20,9 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The object-per-holding {@link InMemoryPreciseIndex} this project had before the columnar one, kept for
  * {@link InMemoryPreciseIndexModelTest} to compare against. Two changes in what it does: a speculative hold is expired
- * by the expiry it was queued with (the columnar index's rule), so that a refreshed hold at the head of the queue no
- * longer keeps the expired ones behind it in the index (and counted by {@code size()}) until it expires too; and a
+ * by the expiry it was queued with, the earliest first (the columnar index's rule), so that neither a refreshed hold
+ * nor an older, longer one keeps expired ones (a hold cut short) in the index, and counted by {@code size()}, until it
+ * expires too; and a
  * pod's engine-hash mappings are forgotten past {@code maxEntries} (the columnar index's bound on them). And one in
  * how: it counts its {@link IndexStats} through the production {@link IndexCounters} rather than four counters of its
  * own.
@@ -41,7 +43,7 @@ final class ReferencePreciseIndex implements PreciseIndex {
     private final LongKeyMap<Holding> byKey = new LongKeyMap<>(1 << 12);
     private final Map<String, Pod> pods = new HashMap<>();
     private final Holding lru = Holding.sentinel();
-    private final ArrayDeque<Queued> speculative = new ArrayDeque<>();
+    private final PriorityQueue<Queued> speculative = new PriorityQueue<>(Comparator.comparingLong(Queued::expiry));
 
     private record Queued(Holding holding, long expiry) {
     }
@@ -223,7 +225,7 @@ final class ReferencePreciseIndex implements PreciseIndex {
             for (int i = keys.length - 1; i >= 0; i--) {
                 Holding h = hold(pod, keys[i], tier("GPU"), untilNanos); // a pick computes on the GPU
                 if (h.speculativeUntil != 0) {
-                    speculative.addLast(new Queued(h, h.speculativeUntil));
+                    speculative.add(new Queued(h, h.speculativeUntil));
                 }
             }
         } finally {
@@ -244,7 +246,7 @@ final class ReferencePreciseIndex implements PreciseIndex {
                 if (h != null && h.speculativeUntil != 0) {
                     // 0 means confirmed here: a hold cut short to time 0 is kept just before it
                     h.speculativeUntil = Math.min(h.speculativeUntil, untilNanos == 0 ? -1 : untilNanos);
-                    speculative.addLast(new Queued(h, h.speculativeUntil));
+                    speculative.add(new Queued(h, h.speculativeUntil));
                 }
             }
         } finally {
@@ -325,8 +327,8 @@ final class ReferencePreciseIndex implements PreciseIndex {
     }
 
     private void expire(long nowNanos) {
-        while (!speculative.isEmpty() && speculative.peekFirst().expiry() <= nowNanos) {
-            Holding h = speculative.pollFirst().holding();
+        while (!speculative.isEmpty() && speculative.peek().expiry() <= nowNanos) {
+            Holding h = speculative.poll().holding();
             if (h.speculativeUntil != 0 && h.speculativeUntil <= nowNanos && h.prev != null) {
                 unlink(h);
             }

@@ -56,11 +56,9 @@ class PodRestartFaultIT {
         String precise = DefaultConfig.preciseText();
         String untilPrefilled = "    speculativeUntilPrefilled: true\n";
         assertThat(precise).contains(untilPrefilled);
-        // A speculative hold settled early is swept from the index only once the holds queued before it have expired
-        // (core's ExpiryQueue keeps them in the order they were made): a short maximum age lets the index's size
-        // settle at rest. Lookups ignore expired holds either way.
-        Path config = Files.writeString(dir.resolve("precise.yaml"),
-                precise.replace(untilPrefilled, untilPrefilled + "    speculativeMaxAge: 3s\n"));
+        // llm-d's precise config as it ships: a hold settled early is swept at its new expiry (core's ExpiryQueue orders
+        // holds by expiry), so the index's size settles at rest without a shorter speculativeMaxAge.
+        Path config = Files.writeString(dir.resolve("precise.yaml"), precise);
         AtomicInteger n = new AtomicInteger();
         try (TestCluster cluster = TestCluster.start(3,
                 pod -> pod.engine(Preset.CPU_QWEN2_5_0_5B.engine().withCost(CostModel.simple(0, 20_000, 10_000_000, 0)))
