@@ -195,8 +195,8 @@ final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--metrics-staleness-threshold", defaultValue = "2s", paramLabel = "DURATION",
             description = "A pod whose scraped metrics are older is no candidate while another's are fresh, as "
-                    + "llm-d's saturation detector counts it saturated (llm-d's flag); 0 for never "
-                    + "(default: ${DEFAULT-VALUE}).")
+                    + "llm-d's saturation detector counts it saturated (llm-d's flag), but never before two scrapes "
+                    + "in a row were missed; 0 for never (default: ${DEFAULT-VALUE}).")
     String metricsStaleness;
 
     @Option(names = "--drain-timeout", defaultValue = "30s", paramLabel = "DURATION",

@@ -58,7 +58,8 @@ import java.util.function.Consumer;
  *                           under way at once (at least 3; Envoy's retry budget, 20 %); 0 for none
  * @param healthCheckInterval how often each endpoint's {@code /health} is probed; zero for no active checks
  * @param metricsStaleness   an endpoint whose metrics are older is no candidate while some other's are fresh (llm-d's
- *                           {@code --metrics-staleness-threshold}, 2 s); zero for never
+ *                           {@code --metrics-staleness-threshold}, 2 s), but never before two scrapes in a row were
+ *                           missed (two scrape intervals and a scrape timeout); zero for never
  * @param drainTimeout       how long a stopping router lets open requests and streams finish (30 s)
  * @param requestReadTimeout longest a client may take to send a whole request, head and body (a slow client gets 408)
  * @param apiKeysFile        bearer tokens the API port accepts, one a line (reloaded when the file changes); null for

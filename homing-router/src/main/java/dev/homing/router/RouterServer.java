@@ -159,7 +159,7 @@ public final class RouterServer implements AutoCloseable {
                     adminHandlers::register), HttpPort::start);
             // pod health: endpoints whose requests keep failing, whose /health probes fail or whose metrics are
             // stale are left out for a while
-            PodHealth health = this.podHealth = parts.add(new PodHealth(pool, ticker::nanos, options.metricsStaleness(),
+            PodHealth health = this.podHealth = parts.add(new PodHealth(pool, ticker::nanos, staleAfter(options),
                     healthProbe(options, parts, pool), options.healthCheckInterval()), PodHealth::start);
             metrics.podHealth(pool, health);
             this.api = !options.proxy() ? null : parts.add(new ApiPort(new ApiPort.Settings(options.host(),
@@ -195,6 +195,19 @@ public final class RouterServer implements AutoCloseable {
             parts.closeAfter(e);
             throw e;
         }
+    }
+
+    /**
+     * When metrics are stale: the limit given, but never before two scrapes in a row were missed. A scrape interval
+     * near or past the limit (a slow {@code --scrape-interval}) would otherwise take each pod out between its scrapes,
+     * one after another as their ages pass the limit, and routing would follow the scrape's phase.
+     */
+    static Duration staleAfter(RouterOptions o) {
+        if (o.metricsStaleness().isZero()) {
+            return Duration.ZERO;
+        }
+        Duration twoScrapes = o.scrapeInterval().multipliedBy(2).plus(o.scrapeTimeout());
+        return o.metricsStaleness().compareTo(twoScrapes) >= 0 ? o.metricsStaleness() : twoScrapes;
     }
 
     /**
