@@ -1,9 +1,8 @@
 package dev.homing.bench.soak;
 
-import dev.homing.bench.dataplane.ResponseFraming;
+import dev.homing.bench.dataplane.ResponseInput;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -30,15 +29,11 @@ final class SoakClient implements AutoCloseable {
 
     private final InetSocketAddress address;
     private final int readTimeoutMillis;
-    private final byte[] buf = new byte[16 * 1024];
+    private final ResponseInput response = new ResponseInput(16 * 1024);
     private final byte[] tail = new byte[TAIL];
     private Socket socket;
-    private InputStream in;
     private OutputStream out;
-    private int pos;
-    private int limit;
     private int tailLength;
-    private boolean received;
 
     /** @param readTimeoutMillis the longest a read waits for the router's next byte before the request is given up */
     SoakClient(InetSocketAddress address, int readTimeoutMillis) {
@@ -50,10 +45,8 @@ final class SoakClient implements AutoCloseable {
     Outcome exchange(SoakRequest r) {
         long t0 = System.nanoTime();
         boolean kept = socket != null;
-        pos = 0;
-        limit = 0;
         tailLength = 0;
-        received = false;
+        response.nextExchange();
         if (socket == null) {
             try {
                 open();
@@ -66,8 +59,8 @@ final class SoakClient implements AutoCloseable {
         try {
             out.write(r.bytes());
             out.flush();
-            status = statusLine();
-            boolean close = body(status);
+            status = response.status();
+            boolean close = response.body(status, response.framing(), this::keep);
             if (close) {
                 close();
             }
@@ -84,7 +77,7 @@ final class SoakClient implements AutoCloseable {
             close();
             long nanos = System.nanoTime() - t0;
             if (status == 0) {
-                return Outcome.lost(r.stream(), received ? "no status line: " + what(e)
+                return Outcome.lost(r.stream(), response.received() ? "no status line: " + what(e)
                         : what(e) + " before any byte" + (kept ? " (kept connection)" : ""), nanos);
             }
             if (status < 200 || status > 299) {
@@ -99,74 +92,8 @@ final class SoakClient implements AutoCloseable {
         socket.setTcpNoDelay(true);
         socket.connect(address, 5_000);
         socket.setSoTimeout(readTimeoutMillis);
-        in = socket.getInputStream();
+        response.attach(socket.getInputStream());
         out = socket.getOutputStream();
-    }
-
-    private int statusLine() throws IOException {
-        String line = line();
-        if (!line.startsWith("HTTP/1.") || line.length() < 12) {
-            throw new ProtocolException("not an HTTP/1.x status line");
-        }
-        try {
-            return Integer.parseInt(line, 9, 12, 10);
-        } catch (NumberFormatException e) {
-            throw new ProtocolException("not an HTTP/1.x status line");
-        }
-    }
-
-    /** Reads the head's framing and the body to its end; whether the connection must be closed after. */
-    private boolean body(int status) throws IOException {
-        ResponseFraming framing = ResponseFraming.read(this::line);
-        long length = framing.length();
-        boolean chunked = framing.chunked();
-        boolean close = framing.close();
-        if (chunked) {
-            for (long size = chunkSize(); size > 0; size = chunkSize()) {
-                data(size);
-                if (!line().isEmpty()) {
-                    throw new ProtocolException("a chunk longer than its size");
-                }
-            }
-            while (!line().isEmpty()) {
-                // trailers
-            }
-            return close;
-        }
-        if (length >= 0) {
-            data(length);
-            return close;
-        }
-        if (status == 204 || status == 304) {
-            return close;
-        }
-        while (fill() >= 0) { // no framing: the body runs to the close
-            keep(buf, 0, limit);
-        }
-        return true;
-    }
-
-    private long chunkSize() throws IOException {
-        String size = line();
-        int semi = size.indexOf(';');
-        try {
-            return Long.parseLong((semi < 0 ? size : size.substring(0, semi)).strip(), 16);
-        } catch (NumberFormatException e) {
-            throw new ProtocolException("a bad chunk size");
-        }
-    }
-
-    /** Reads {@code n} bytes of the body as they come, keeping the last of them. */
-    private void data(long n) throws IOException {
-        while (n > 0) {
-            if (pos == limit && fill() < 0) {
-                throw new EOFException("closed");
-            }
-            int k = (int) Math.min(n, limit - pos);
-            keep(buf, pos, k);
-            pos += k;
-            n -= k;
-        }
     }
 
     private void keep(byte[] b, int off, int len) {
@@ -198,45 +125,6 @@ final class SoakClient implements AutoCloseable {
         return false;
     }
 
-    private String line() throws IOException {
-        StringBuilder b = null;
-        while (true) {
-            for (int i = pos; i < limit; i++) {
-                if (buf[i] == '\n') {
-                    int end = i > pos && buf[i - 1] == '\r' ? i - 1 : i;
-                    String s = new String(buf, pos, end - pos, StandardCharsets.ISO_8859_1);
-                    pos = i + 1;
-                    if (b == null) {
-                        return s;
-                    }
-                    String joined = b.append(s).toString(); // a line split across two reads
-                    return joined.endsWith("\r") ? joined.substring(0, joined.length() - 1) : joined;
-                }
-            }
-            if (b == null) {
-                b = new StringBuilder();
-            }
-            b.append(new String(buf, pos, limit - pos, StandardCharsets.ISO_8859_1));
-            if (b.length() > 64 * 1024) {
-                throw new ProtocolException("a line longer than 64 KiB");
-            }
-            if (fill() < 0) {
-                throw new EOFException("closed");
-            }
-        }
-    }
-
-    private int fill() throws IOException {
-        pos = 0;
-        limit = 0;
-        int n = in.read(buf);
-        if (n > 0) {
-            limit = n;
-            received = true;
-        }
-        return n;
-    }
-
     /** A failure in a few fixed words, so that failures are counted by kind. */
     private static String what(IOException e) {
         String m = e.getMessage() == null ? "" : e.getMessage().toLowerCase(Locale.ROOT);
@@ -262,7 +150,6 @@ final class SoakClient implements AutoCloseable {
     public void close() {
         Socket s = socket;
         socket = null;
-        in = null;
         out = null;
         if (s != null) {
             try {
