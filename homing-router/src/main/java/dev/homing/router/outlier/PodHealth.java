@@ -4,7 +4,9 @@ import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.endpoint.EndpointState;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -35,6 +37,8 @@ public final class PodHealth implements AutoCloseable {
     private final Duration checkInterval;
     private final ScheduledExecutorService timer;
     private volatile Set<String> stale = Set.of();
+    /** When each endpoint was first seen by {@link #refreshStale}: a never-scraped one's metrics are as old as that. */
+    private final Map<String, Long> firstSeen = new HashMap<>();
 
     /**
      * @param staleAfter     metrics older than this take an endpoint out; zero for never (llm-d's
@@ -93,7 +97,7 @@ public final class PodHealth implements AutoCloseable {
         }
     }
 
-    /** Works out which endpoints' metrics are stale now. */
+    /** Works out which endpoints' metrics are stale now; on the timer's thread alone. */
     void refreshStale() {
         if (staleNanos <= 0) {
             return;
@@ -101,11 +105,17 @@ public final class PodHealth implements AutoCloseable {
         long now = nanos.getAsLong();
         List<EndpointState> endpoints = pool.snapshot().endpoints();
         Set<String> out = new HashSet<>();
+        Set<String> names = new HashSet<>();
         for (EndpointState e : endpoints) {
-            if (e.metrics().ageNanos(now) > staleNanos) {
+            names.add(e.name());
+            long seen = firstSeen.computeIfAbsent(e.name(), n -> now);
+            // a pod just discovered has no metrics yet: it is not stale until it has gone that long without any
+            long age = e.metrics().known() ? e.metrics().ageNanos(now) : now - seen;
+            if (age > staleNanos) {
                 out.add(e.name());
             }
         }
+        firstSeen.keySet().retainAll(names);
         stale = out.size() == endpoints.size() ? Set.of() : Set.copyOf(out);
     }
 

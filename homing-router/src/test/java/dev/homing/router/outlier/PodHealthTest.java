@@ -51,12 +51,30 @@ class PodHealthTest {
     @Test
     void whenEveryEndpointIsStaleStalenessTakesNoOneOut() {
         PodHealth h = health(null);
-        h.refreshStale(); // never scraped: both unknown
+        h.refreshStale(); // never scraped: both just seen
+        now.addAndGet(3 * SECOND);
+        h.refreshStale(); // never scraped in 3 s: both stale, so neither is taken out
         assertThat(h.routable("a")).isTrue();
         assertThat(h.routable("b")).isTrue();
         scraped("a");
         h.refreshStale();
-        assertThat(h.routable("b")).as("a is fresh now: b, never scraped, is out").isFalse();
+        assertThat(h.routable("b")).as("a is fresh now: b, never scraped in 3 s, is out").isFalse();
+    }
+
+    @Test
+    void aPodJustDiscoveredIsNoStalerThanItsTimeInThePool() {
+        PodHealth h = health(null);
+        scraped("a");
+        h.refreshStale();
+        assertThat(h.routable("b")).as("b was just seen: not scraped yet, not stale either").isTrue();
+        now.addAndGet(SECOND);
+        scraped("a");
+        h.refreshStale();
+        assertThat(h.routable("b")).isTrue();
+        now.addAndGet(SECOND + 1);
+        scraped("a");
+        h.refreshStale();
+        assertThat(h.routable("b")).as("2 s in the pool without a scrape").isFalse();
     }
 
     @Test
