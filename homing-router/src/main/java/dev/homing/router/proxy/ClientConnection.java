@@ -2,6 +2,7 @@ package dev.homing.router.proxy;
 
 import dev.homing.protocol.openai.OpenAiError;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -14,12 +15,14 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A client's connection to the API port: its requests one at a time, each read whole (bounded) and then answered here
@@ -31,6 +34,8 @@ import java.util.Map;
 final class ClientConnection extends ChannelInboundHandlerAdapter {
 
     private static final int SCRATCH = 8 * 1024;
+    /** How long a refused client's remaining bytes are read and dropped before the connection closes. */
+    private static final long LINGER_MILLIS = 2000;
     /** Asked of a connection when its port drains: it closes now if idle, else once its response has ended. */
     static final Object DRAIN = new Object();
 
@@ -232,7 +237,26 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         body = null;
         head = null;
         px.metrics().rejected("", error.status());
-        ctx.writeAndFlush(Responses.error(error)).addListener(ChannelFutureListener.CLOSE);
+        FullHttpResponse r = Responses.error(error);
+        // said, so that no client puts this connection back in its pool and sends its next request into the close
+        r.headers().set(HttpHeaderNames.CONNECTION, "close");
+        ctx.writeAndFlush(r).addListener(f -> lingeringClose());
+    }
+
+    /**
+     * Closes in stages (RFC 9112 §9.6): the router's side first, then the rest after {@link #LINGER_MILLIS} or when the
+     * client closes. A client still sending the body being refused would otherwise meet a reset, which may discard the
+     * answer before it reads it; what arrives meanwhile is dropped.
+     */
+    private void lingeringClose() {
+        Channel ch = ctx.channel();
+        if (!(ch instanceof DuplexChannel duplex) || !ch.isActive()) {
+            ch.close();
+            return;
+        }
+        duplex.shutdownOutput().addListener(f -> ch.eventLoop().schedule(() -> {
+            ch.close();
+        }, LINGER_MILLIS, TimeUnit.MILLISECONDS));
     }
 
     /** The exchange's response has ended: the next request is taken, from what was read already or the socket. */
