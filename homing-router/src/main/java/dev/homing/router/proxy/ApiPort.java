@@ -100,8 +100,10 @@ public final class ApiPort implements AutoCloseable {
                             clients.add(ch);
                             ClientConnection connection = new ClientConnection(context, models);
                             if (!settings.requestReadTimeout().isZero()) {
-                                ch.pipeline().addLast(new RequestDeadline(settings.requestReadTimeout().toNanos(),
-                                        connection::readTimedOut));
+                                RequestDeadline deadline = new RequestDeadline(
+                                        settings.requestReadTimeout().toNanos(), connection::readTimedOut);
+                                connection.timedBy(deadline);
+                                ch.pipeline().addLast(deadline);
                             }
                             ch.pipeline().addLast(new HttpServerCodec(new HttpDecoderConfig()
                                             .setMaxInitialLineLength(MAX_REQUEST_LINE)

@@ -41,6 +41,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
 
     private final ProxyContext px;
     private final ModelsHandler models;
+    /** Null without a request-read timeout; looked up once, not in the pipeline on every request. */
+    private RequestDeadline deadline;
     private ChannelHandlerContext ctx;
 
     private ApiRoutes.Route route;
@@ -68,6 +70,11 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         this.models = models;
     }
 
+    /** The connection's request-read timer, told as each request has been read whole; set once, before any read. */
+    void timedBy(RequestDeadline deadline) {
+        this.deadline = deadline;
+    }
+
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
@@ -75,11 +82,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (msg instanceof LastHttpContent) {
-            RequestDeadline deadline = ctx.pipeline().get(RequestDeadline.class);
-            if (deadline != null) {
-                deadline.requestRead(); // whole: the client is no longer timed
-            }
+        if (msg instanceof LastHttpContent && deadline != null) {
+            deadline.requestRead(); // whole: the client is no longer timed
         }
         if (refused) {
             ReferenceCountUtil.release(msg);
