@@ -1,6 +1,7 @@
 package dev.homing.router.http;
 
 import dev.homing.core.framework.request.InferenceRequest;
+import dev.homing.core.objective.Objectives;
 import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.OpenAiError;
 import dev.homing.protocol.openai.RequestFormatException;
@@ -14,6 +15,7 @@ import java.io.InputStream;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Turns a request into an {@link InferenceRequest}, or into the OpenAI-shaped error to answer instead: reads the body
@@ -26,10 +28,17 @@ public final class RequestIntake {
 
     private final EndpointCatalog catalog;
     private final int maxBodyBytes;
+    private final Supplier<Objectives> objectives;
 
     public RequestIntake(EndpointCatalog catalog, int maxBodyBytes) {
+        this(catalog, maxBodyBytes, () -> Objectives.NONE);
+    }
+
+    /** @param objectives the objectives known now, whose priorities requests take from the objective they name */
+    public RequestIntake(EndpointCatalog catalog, int maxBodyBytes, Supplier<Objectives> objectives) {
         this.catalog = catalog;
         this.maxBodyBytes = maxBodyBytes;
+        this.objectives = objectives;
     }
 
     /** The largest body taken; a larger one is refused with a 413. */
@@ -104,7 +113,8 @@ public final class RequestIntake {
             return Result.failed(OpenAiError.modelNotFound(fields.model()));
         }
         String requestId = h.computeIfAbsent("x-request-id", k -> RequestIds.next());
-        return new Result(new InferenceRequest(requestId, fields, h), body, null);
+        InferenceRequest request = new InferenceRequest(requestId, fields, h);
+        return new Result(request.withPriority(objectives.get().priority(request.objective())), body, null);
     }
 
     /** The request's path from its headers as llm-d reads it; null when none says. */
