@@ -99,7 +99,8 @@ public final class ConfigResolver {
                     this::addDefault).build(described);
             ProfileHandler handler = handler(profiles.size());
             String detector = checkReferences();
-            RoutingPolicy policy = PolicyAssembler.assemble(handler, profiles, plugins.values());
+            RoutingPolicy policy = PolicyAssembler.assemble(handler, profiles, plugins.values(),
+                    detector == null ? null : (SaturationDetector) plugins.get(detector), config.gate("flowControl"));
             return new ResolvedConfig(config, policy, plugins, specs, notices, described, handler.name(), detector,
                     autoAdded, warnings);
         }

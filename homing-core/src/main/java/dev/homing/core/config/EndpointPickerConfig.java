@@ -29,6 +29,11 @@ public record EndpointPickerConfig(String source, String apiVersion, int apiVers
     public record FeatureGate(String name, int line) {
     }
 
+    /** Whether {@code featureGates} lists {@code name}. */
+    public boolean gate(String name) {
+        return featureGates.stream().anyMatch(g -> g.name().equals(name));
+    }
+
     /** The line of the plugin declared as {@code name}; 0 when none is (a plugin the defaults added). */
     public int line(String name) {
         return plugins.stream().filter(p -> p.name().equals(name)).mapToInt(PluginSpec::line).findFirst().orElse(0);

@@ -9,6 +9,7 @@ import dev.homing.core.framework.requestcontrol.Admitter;
 import dev.homing.core.framework.requestcontrol.DataProducer;
 import dev.homing.core.framework.requestcontrol.PreRequest;
 import dev.homing.core.framework.requestcontrol.Rerouted;
+import dev.homing.core.framework.requestcontrol.SaturationDetector;
 import dev.homing.core.framework.scheduling.Cycle;
 import dev.homing.core.framework.scheduling.PrefixMatch;
 import dev.homing.core.framework.scheduling.SchedulingException;
@@ -16,6 +17,7 @@ import dev.homing.core.framework.scheduling.SchedulingResult;
 import dev.homing.core.time.Ticker;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
@@ -91,9 +93,7 @@ public final class Director {
         Cycle cycle = new Cycle(request, snapshot, ticker.nanos());
         List<EndpointState> candidates = candidates(snapshot, request, eligible);
         EndpointState pinned = pin(candidates, request, false);
-        for (Admitter a : p.admitters()) {
-            a.admit(cycle);
-        }
+        admit(p, cycle, candidates);
         prepare(p, cycle);
         decisionLock.lock();
         try {
@@ -156,6 +156,27 @@ public final class Director {
             return new Decision(cycle, schedule(p, cycle, candidates, pinned));
         } finally {
             decisionLock.unlock();
+        }
+    }
+
+    /**
+     * Admission (llm-d's {@code requestcontrol/admission.go}): without flow control, a sheddable request (priority
+     * below 0) is refused while the pool is saturated, and requests of priority 0 or more always pass (under flow
+     * control they waited in its queues instead, before reaching the director); then every admitter must pass.
+     */
+    private static void admit(RoutingPolicy p, Cycle cycle, List<EndpointState> candidates)
+            throws SchedulingException {
+        SaturationDetector detector = p.saturationDetector();
+        if (!p.flowControlled() && cycle.request().sheddable() && detector != null) {
+            double saturation = detector.saturation(candidates, cycle.startNanos());
+            if (saturation >= 1.0) {
+                throw SchedulingException.saturated(String.format(Locale.ROOT,
+                        "system saturated, sheddable request dropped (priority %d, pool saturation %.2f)",
+                        cycle.request().priority(), saturation));
+            }
+        }
+        for (Admitter a : p.admitters()) {
+            a.admit(cycle, candidates);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.homing.core.director;
 
 import dev.homing.core.framework.plugin.Plugin;
 import dev.homing.core.framework.requestcontrol.Admitter;
+import dev.homing.core.framework.requestcontrol.SaturationDetector;
 import dev.homing.core.framework.requestcontrol.DataProducer;
 import dev.homing.core.framework.requestcontrol.PreRequest;
 import dev.homing.core.framework.requestcontrol.Rerouted;
@@ -24,6 +25,16 @@ public final class PolicyAssembler {
 
     public static RoutingPolicy assemble(ProfileHandler handler, List<SchedulerProfile> profiles,
                                          Collection<? extends Plugin> plugins) {
+        return assemble(handler, profiles, plugins, null, false);
+    }
+
+    /**
+     * @param detector       the pool's saturation detector, or null
+     * @param flowControlled whether requests pass flow control before the director (feature gate {@code flowControl})
+     */
+    public static RoutingPolicy assemble(ProfileHandler handler, List<SchedulerProfile> profiles,
+                                         Collection<? extends Plugin> plugins, SaturationDetector detector,
+                                         boolean flowControlled) {
         List<DataProducer> producers = new ArrayList<>();
         List<Admitter> admitters = new ArrayList<>();
         List<PreRequest> preRequests = new ArrayList<>();
@@ -47,6 +58,6 @@ public final class PolicyAssembler {
             }
         }
         return new RoutingPolicy(new Scheduler(handler, profiles), producers, admitters, preRequests, rerouted,
-                hooks);
+                hooks, detector, flowControlled);
     }
 }

@@ -137,7 +137,7 @@ class UpstreamConfigsTest {
     }
 
     @Test
-    void probabilisticAdmitterLoadsAndSaysItShedsNothingYet() throws Exception {
+    void probabilisticAdmitterLoadsAsTheOneAdmitter() throws Exception {
         ResolvedConfig r = load("probabilistic-admitter-epp-config.yaml");
         resolvesTo(r, "single-profile-handler", "utilization-detector", List.of("single-profile-handler"),
                 "default | - | - | random-picker");
@@ -145,10 +145,9 @@ class UpstreamConfigsTest {
         assertThat(r.pluginsOf(Admitter.class)).hasSize(1);
         assertThat(r.specs().get("utilization-detector").parameters().path("queueDepthThreshold").asLong())
                 .isEqualTo(999_999_999L);
-        assertThat(r.warnings()).hasSize(2).first().isEqualTo("probabilistic-admitter-epp-config.yaml:7" + LEGACY);
-        assertThat(r.warnings().get(1)).startsWith("probabilistic-admitter-epp-config.yaml:10: plugin "
-                + "'probabilistic-admitter' (probabilistic-admitter): loaded, but it sheds nothing yet")
-                .contains("a later issue");
+        assertThat(r.warnings()).singleElement().isEqualTo("probabilistic-admitter-epp-config.yaml:7" + LEGACY);
+        assertThat(r.policy().saturationDetector()).isSameAs(r.plugins().get("utilization-detector"));
+        assertThat(r.policy().flowControlled()).isFalse();
     }
 
     @Test

@@ -281,7 +281,7 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
         } catch (SchedulingException e) {
             ctx.metrics().scheduled(false, (ctx.ticker().nanos() - t0) / 1e9);
             ctx.metrics().rejected(request.model(), e.status());
-            String reason = e.status() == 429 ? "rejected-saturated" : "rejected-no-endpoints";
+            String reason = e.droppedReason();
             String why = subset != null ? e.getMessage() + " (within the gateway's subset " + subset + ")"
                     : e.getMessage();
             refuse(OpenAiError.refused(e.status(), why), reason);

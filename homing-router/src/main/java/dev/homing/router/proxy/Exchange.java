@@ -23,6 +23,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.DefaultHttpResponse;
@@ -165,7 +166,11 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
         });
     }
 
-    private record Decided(Dispatch dispatch, OpenAiError error, String explain) {
+    /** @param droppedReason llm-d's {@code x-llm-d-request-dropped-reason} for a refusal, or null */
+    private record Decided(Dispatch dispatch, OpenAiError error, String explain, String droppedReason) {
+        Decided(Dispatch dispatch, OpenAiError error, String explain) {
+            this(dispatch, error, explain, null);
+        }
     }
 
     /** Judges the request (the first time) and places it; on any thread. */
@@ -189,8 +194,9 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
                 px.metrics().scheduled(true, (px.ticker().nanos() - t0) / 1e9);
             } catch (SchedulingException e) {
                 px.metrics().scheduled(false, (px.ticker().nanos() - t0) / 1e9);
-                return new Decided(null, failedPods.isEmpty() ? OpenAiError.refused(e.status(), e.getMessage())
-                        : unreachable(), null);
+                return failedPods.isEmpty()
+                        ? new Decided(null, OpenAiError.refused(e.status(), e.getMessage()), null, e.droppedReason())
+                        : new Decided(null, unreachable(), null);
             }
             try {
                 String explained = "true".equalsIgnoreCase(request.header(EXPLAIN_HEADER))
@@ -208,7 +214,7 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
 
     private void decided(Decided d) {
         if (d.error() != null) {
-            respond(d.error());
+            respond(d.error(), d.droppedReason());
             finish();
             return;
         }
@@ -552,6 +558,11 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
 
     /** Answers with an error, unless a response has begun (then the connection is closed: nothing more can be said). */
     private void respond(OpenAiError error) {
+        respond(error, null);
+    }
+
+    /** @param droppedReason llm-d's {@code x-llm-d-request-dropped-reason}, sent with the error when not null */
+    private void respond(OpenAiError error, String droppedReason) {
         status = error.status();
         if (!started) {
             px.metrics().rejected("", status);
@@ -561,7 +572,11 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
             return;
         }
         responding = true;
-        write(Responses.error(error));
+        FullHttpResponse r = Responses.error(error);
+        if (droppedReason != null) {
+            r.headers().set(GatewayHeaders.REQUEST_DROPPED_REASON, droppedReason);
+        }
+        write(r);
     }
 
     private void dropChannel() {

@@ -106,7 +106,7 @@ public final class TraceRecorder implements ResponseHooks, AutoCloseable {
     public RoutingPolicy appendTo(RoutingPolicy p) {
         List<ResponseHooks> hooks = new ArrayList<>(p.responseHooks());
         hooks.add(this);
-        return new RoutingPolicy(p.scheduler(), p.producers(), p.admitters(), p.preRequests(), p.rerouted(), hooks);
+        return p.withResponseHooks(hooks);
     }
 
     @Override

@@ -1,13 +1,34 @@
 package dev.homing.core.framework.scheduling;
 
-/** The scheduler could not place a request; {@link #status()} is the HTTP status to answer with. */
+/**
+ * The request is not placed: the scheduler could not place it, or admission refused it. {@link #status()} is the HTTP
+ * status to answer with, {@link #droppedReason()} llm-d's {@code x-llm-d-request-dropped-reason} for it.
+ */
 public final class SchedulingException extends Exception {
 
+    /** llm-d's reasons a request is dropped, as its {@code x-llm-d-request-dropped-reason} header says them. */
+    public static final String SATURATED = "rejected-saturated";
+    public static final String NO_ENDPOINTS = "rejected-no-endpoints";
+    public static final String TTL_EXPIRED = "rejected-ttl-expired";
+    public static final String CONTEXT_CANCELLED = "rejected-context-cancelled";
+    public static final String EVICTED = "evicted";
+
     private final int status;
+    private final String droppedReason;
 
     public SchedulingException(int status, String message) {
+        this(status, message, status == 429 ? SATURATED : NO_ENDPOINTS);
+    }
+
+    public SchedulingException(int status, String message, String droppedReason) {
         super(message, null, false, false);
         this.status = status;
+        this.droppedReason = droppedReason;
+    }
+
+    /** Admission refused it: the pool is saturated and the request may wait no longer, or not at all (429). */
+    public static SchedulingException saturated(String why) {
+        return new SchedulingException(429, why, SATURATED);
     }
 
     /** No endpoint exists (503). */
@@ -22,5 +43,9 @@ public final class SchedulingException extends Exception {
 
     public int status() {
         return status;
+    }
+
+    public String droppedReason() {
+        return droppedReason;
     }
 }

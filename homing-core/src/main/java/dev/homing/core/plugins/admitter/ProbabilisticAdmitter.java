@@ -8,7 +8,12 @@ import dev.homing.core.framework.plugin.PluginContext;
 import dev.homing.core.framework.plugin.PluginType;
 import dev.homing.core.framework.requestcontrol.Admitter;
 import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.CycleRandom;
+import dev.homing.core.framework.scheduling.SchedulingException;
 import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.random.RandomGenerator;
 
 /**
  * llm-d's {@code probabilistic-admitter}: always admits requests of priority 0 or more, and rejects a sheddable one
@@ -19,10 +24,10 @@ import java.util.List;
  * 0). Shedding reaches 100 % at saturation {@code (1/k)^(1/power)}: about 0.32 with the defaults (llm-d's README gives
  * 0.34).
  *
- * <p>llm-d takes a request's priority from its {@code InferenceObjective}; Homing has no objectives yet, so every
- * request is priority 0 and admitted, which is what llm-d does with priority 0. The plugin therefore loads with llm-d's
- * parameters checked as llm-d checks them, and with a warning: it takes effect once Homing's admission knows
- * priorities (a later issue).
+ * <p>Admission runs before the decision lock, on many threads at once, so the admitter draws from a generator of its
+ * own, split from the host's injected one when the config is loaded and drawn under its own lock: a seeded run sheds
+ * the same requests every time, and the pickers' generator is never touched off the lock. A refusal is a 429 with
+ * {@code rejected-saturated}, as llm-d's.
  */
 public final class ProbabilisticAdmitter extends NamedPlugin implements Admitter {
 
@@ -33,9 +38,10 @@ public final class ProbabilisticAdmitter extends NamedPlugin implements Admitter
     private final double kvCacheUtilThreshold;
     private final double power;
     private final double k;
+    private final RandomGenerator random;
 
     public ProbabilisticAdmitter(String name, int queueDepthThreshold, double kvCacheUtilThreshold, double power,
-                                 double k) {
+                                 double k, RandomGenerator random) {
         super(TYPE, name);
         if (queueDepthThreshold <= 0) {
             throw new PluginConfigException("parameter 'queueDepthThreshold' must be > 0, got " + queueDepthThreshold);
@@ -50,15 +56,12 @@ public final class ProbabilisticAdmitter extends NamedPlugin implements Admitter
         this.kvCacheUtilThreshold = kvCacheUtilThreshold;
         this.power = power;
         this.k = k;
+        this.random = random;
     }
 
     static ProbabilisticAdmitter create(String name, Parameters p, PluginContext ctx) {
-        ProbabilisticAdmitter a = new ProbabilisticAdmitter(name, p.integer("queueDepthThreshold", 5),
-                p.number("kvCacheUtilThreshold", 0.8), p.number("power", 5.0), p.number("k", 300.0));
-        p.notice(null, "loaded, but it sheds nothing yet: Homing's requests carry no priority (llm-d reads it from"
-                + " InferenceObjective), and llm-d's admitter always admits priority 0; it takes effect once Homing's"
-                + " admission knows priorities (a later issue)");
-        return a;
+        return new ProbabilisticAdmitter(name, p.integer("queueDepthThreshold", 5),
+                p.number("kvCacheUtilThreshold", 0.8), p.number("power", 5.0), p.number("k", 300.0), new SplittableRandom(ctx.random().nextLong()));
     }
 
     private static void requirePositive(String parameter, double value) {
@@ -67,9 +70,27 @@ public final class ProbabilisticAdmitter extends NamedPlugin implements Admitter
         }
     }
 
-    /** Every request is admitted: none is sheddable until requests carry a priority (see the class comment). */
     @Override
-    public void admit(Cycle cycle) {
+    public void admit(Cycle cycle, List<EndpointState> candidates) throws SchedulingException {
+        if (!cycle.request().sheddable()) {
+            return;
+        }
+        double saturation = saturation(candidates);
+        double shed = sheddingProbability(saturation);
+        if (shed > 0 && draw(cycle) < shed) {
+            throw SchedulingException.saturated(String.format(Locale.ROOT,
+                    "sheddable request dropped by %s (pool saturation %.2f, shedding probability %.2f)", name(),
+                    saturation, shed));
+        }
+    }
+
+    private double draw(Cycle cycle) {
+        if (cycle.isDryRun()) {
+            return CycleRandom.of(cycle, random).nextDouble(); // its own throwaway generator
+        }
+        synchronized (random) {
+            return random.nextDouble();
+        }
     }
 
     /** llm-d's pool saturation over {@code endpoints}: the mean of each one's most constrained resource. */

@@ -4,6 +4,7 @@ import static dev.homing.core.fixtures.Pools.scrape;
 import static dev.homing.core.plugins.PluginFixtures.context;
 import static dev.homing.core.plugins.PluginFixtures.params;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
@@ -11,9 +12,10 @@ import dev.homing.core.endpoint.EndpointMetrics;
 import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.fixtures.Pools;
 import dev.homing.core.fixtures.Requests;
-import dev.homing.core.framework.plugin.Parameters;
 import dev.homing.core.framework.plugin.PluginConfigException;
 import dev.homing.core.framework.scheduling.Cycle;
+import dev.homing.core.framework.scheduling.SchedulingException;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -56,16 +58,50 @@ class ProbabilisticAdmitterTest {
     }
 
     @Test
-    void everyRequestIsAdmittedForNoneCarriesAPriorityAndTheConfigIsToldSo() {
-        Parameters p = params("{}");
-        ProbabilisticAdmitter a = ProbabilisticAdmitter.create("shed", p, context());
+    void aSheddableRequestIsRefusedAboutAsOftenAsTheCurveSaysAndPriorityZeroNever() {
+        ProbabilisticAdmitter a = admitter("{'power':1,'k':1}"); // probability = saturation
         EndpointPool pool = Pools.of(2);
-        a.admit(new Cycle(Requests.completion("hi"), pool.snapshot(), 0)); // never scraped: saturation 1, no throw
-        assertThat(a.name()).isEqualTo("shed");
-        assertThat(p.notices()).singleElement().satisfies(n -> {
-            assertThat(n.path()).isNull();
-            assertThat(n.message()).contains("sheds nothing yet").contains("later issue");
-        });
+        scrape(pool, "pod-0", new EndpointMetrics(2, 1, 0.1, 16, 1000, Set.of(), Set.of(), -1, 0)); // 0.4
+        scrape(pool, "pod-1", new EndpointMetrics(3, 1, 0.1, 16, 1000, Set.of(), Set.of(), -1, 0)); // 0.6
+        int refused = 0;
+        int n = 4000;
+        for (int i = 0; i < n; i++) {
+            try {
+                a.admit(new Cycle(Requests.completion("hi").withPriority(-1), pool.snapshot(), 0),
+                        Pools.states(pool));
+            } catch (SchedulingException e) {
+                assertThat(e.status()).isEqualTo(429);
+                assertThat(e.droppedReason()).isEqualTo("rejected-saturated");
+                refused++;
+            }
+        }
+        // saturation 0.5: binomial(4000, 0.5) has sd ~32; 5 sd either side
+        assertThat(refused).isBetween(n / 2 - 160, n / 2 + 160);
+        for (int i = 0; i < 200; i++) {
+            assertThatCode(() -> a.admit(new Cycle(Requests.completion("hi"), pool.snapshot(), 0),
+                    Pools.states(pool))).doesNotThrowAnyException();
+        }
+    }
+
+    @Test
+    void theSameSeedShedsTheSameRequests() {
+        EndpointPool pool = Pools.of(1);
+        scrape(pool, "pod-0", new EndpointMetrics(1, 1, 0.1, 16, 1000, Set.of(), Set.of(), -1, 0)); // 0.2
+        StringBuilder first = new StringBuilder();
+        StringBuilder second = new StringBuilder();
+        for (StringBuilder out : List.of(first, second)) {
+            ProbabilisticAdmitter a = admitter("{}"); // a fresh context seeded alike
+            for (int i = 0; i < 300; i++) {
+                try {
+                    a.admit(new Cycle(Requests.completion("hi").withPriority(-2), pool.snapshot(), 0),
+                            Pools.states(pool));
+                    out.append('+');
+                } catch (SchedulingException e) {
+                    out.append('-');
+                }
+            }
+        }
+        assertThat(first.toString()).isEqualTo(second.toString()).contains("-").contains("+");
     }
 
     @ParameterizedTest(name = "{0}")
