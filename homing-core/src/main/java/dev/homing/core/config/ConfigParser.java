@@ -30,7 +30,8 @@ public final class ConfigParser {
         }
         MappingReader top = MappingReader.of(source, "an EndpointPickerConfig", root, TOP);
         String apiVersion = top.string("apiVersion", true);
-        if (!apiVersion.equals(EndpointPickerConfig.API_VERSION) && !apiVersion.equals(EndpointPickerConfig.LEGACY_API_VERSION)) {
+        if (!apiVersion.equals(EndpointPickerConfig.API_VERSION) && !apiVersion.equals(EndpointPickerConfig.LEGACY_API_VERSION)
+                && !apiVersion.equals(EndpointPickerConfig.GUIDE_API_VERSION)) {
             throw new ConfigException(source, top.line("apiVersion"), "unsupported apiVersion '" + apiVersion
                     + "'; known: " + EndpointPickerConfig.API_VERSION + ", " + EndpointPickerConfig.LEGACY_API_VERSION);
         }

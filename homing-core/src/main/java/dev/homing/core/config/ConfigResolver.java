@@ -13,6 +13,7 @@ import dev.homing.core.framework.plugin.PluginConfigException;
 import dev.homing.core.framework.plugin.PluginContext;
 import dev.homing.core.framework.plugin.PluginRegistry;
 import dev.homing.core.framework.plugin.ReferencesPlugins;
+import dev.homing.core.flowcontrol.FlowControlSettings;
 import dev.homing.core.framework.requestcontrol.SaturationDetector;
 import dev.homing.core.framework.scheduling.ProfileHandler;
 import dev.homing.core.framework.scheduling.SchedulerProfile;
@@ -86,6 +87,12 @@ public final class ConfigResolver {
                 warnings.add(ConfigException.location(src, config.apiVersionLine()) + ": apiVersion "
                         + EndpointPickerConfig.LEGACY_API_VERSION + " is deprecated; use " + EndpointPickerConfig.API_VERSION);
             }
+            if (config.apiVersion().equals(EndpointPickerConfig.GUIDE_API_VERSION)) {
+                warnings.add(ConfigException.location(src, config.apiVersionLine()) + ": apiVersion "
+                        + EndpointPickerConfig.GUIDE_API_VERSION + " (as GIE's guides write it) is read as "
+                        + EndpointPickerConfig.API_VERSION + "; llm-d's loader reads only " + EndpointPickerConfig.API_VERSION
+                        + " and " + EndpointPickerConfig.LEGACY_API_VERSION);
+            }
             for (EndpointPickerConfig.FeatureGate gate : config.featureGates()) {
                 if (!KNOWN_GATES.contains(gate.name())) {
                     warnings.add(ConfigException.location(src, gate.line()) + ": unknown feature gate '" + gate.name()
@@ -99,10 +106,12 @@ public final class ConfigResolver {
                     this::addDefault).build(described);
             ProfileHandler handler = handler(profiles.size());
             String detector = checkReferences();
+            FlowControlSettings flowControl = new FlowControlResolution(src, plugins, registry, this::addDefault,
+                    warnings).resolve(config);
             RoutingPolicy policy = PolicyAssembler.assemble(handler, profiles, plugins.values(),
                     detector == null ? null : (SaturationDetector) plugins.get(detector), config.gate("flowControl"));
             return new ResolvedConfig(config, policy, plugins, specs, notices, described, handler.name(), detector,
-                    autoAdded, warnings);
+                    flowControl, autoAdded, warnings);
         }
 
         /** Creates every declared plugin in order; returns, per paired plugin, the companion it needs. */

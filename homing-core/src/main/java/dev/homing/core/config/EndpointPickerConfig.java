@@ -17,6 +17,11 @@ public record EndpointPickerConfig(String source, String apiVersion, int apiVers
     public static final String API_VERSION = "llm-d.ai/v1alpha1";
     /** The API group llm-d's config used before it moved out of GIE; still accepted, as llm-d does. */
     public static final String LEGACY_API_VERSION = "inference.networking.x-k8s.io/v1alpha1";
+    /**
+     * The group GIE's guides write (its flow-control guide, up to 2026-06): no loader of llm-d's reads it, but users
+     * copy it from the guide, so it is read as the current one, with a warning.
+     */
+    public static final String GUIDE_API_VERSION = "config.x-k8s.io/v1alpha1";
     public static final String KIND = "EndpointPickerConfig";
 
     public EndpointPickerConfig {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.homing.core.director.RoutingPolicy;
 import dev.homing.core.framework.plugin.ParameterNotice;
 import dev.homing.core.framework.plugin.Plugin;
+import dev.homing.core.flowcontrol.FlowControlSettings;
 import java.util.List;
 import java.util.Map;
 
@@ -16,6 +17,7 @@ import java.util.Map;
  * @param notices   per plugin, what its parameters said without refusing the file (unknown keys, values read but not
  *                  acted on); kept with a plugin a reload keeps, whose warnings are told again with the new lines
  * @param profiles  how each profile resolved
+ * @param flowControl the flow-control settings when the {@code flowControl} gate is on, else null (legacy admission)
  * @param autoAdded names of plugins the defaults added
  * @param warnings  what a reader should know but that does not stop the file loading, most naming file and line:
  *                  printed by {@code homing config check}, logged by the router at start and on every reload
@@ -23,7 +25,8 @@ import java.util.Map;
 public record ResolvedConfig(EndpointPickerConfig config, RoutingPolicy policy, Map<String, Plugin> plugins,
                              Map<String, Spec> specs, Map<String, List<ParameterNotice>> notices,
                              List<Profile> profiles, String profileHandler,
-                             String saturationDetector, List<String> autoAdded, List<String> warnings) {
+                             String saturationDetector, FlowControlSettings flowControl, List<String> autoAdded,
+                             List<String> warnings) {
 
     public ResolvedConfig {
         plugins = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(plugins));
@@ -81,6 +84,9 @@ public record ResolvedConfig(EndpointPickerConfig config, RoutingPolicy policy, 
         if (saturationDetector != null) {
             b.append("saturation detector: ").append(mark(saturationDetector)).append('\n');
         }
+        b.append("admission: ").append(flowControl == null
+                ? "legacy (sheddable requests refused while the pool is saturated)" : describe(flowControl))
+                .append('\n');
         List<String> rest = plugins.keySet().stream()
                 .filter(n -> profiles.stream().noneMatch(p -> p.filters().contains(n) || p.picker().equals(n)
                         || p.others().contains(n) || p.scorers().stream().anyMatch(w -> w.name().equals(n))))
@@ -93,6 +99,30 @@ public record ResolvedConfig(EndpointPickerConfig config, RoutingPolicy policy, 
             b.append("warning: ").append(w).append('\n');
         }
         return b.toString();
+    }
+
+    private static String describe(FlowControlSettings f) {
+        StringBuilder b = new StringBuilder("flow control");
+        b.append(", TTL ").append(f.defaultTtlNanos() == 0 ? "none" : f.defaultTtlNanos() / 1_000_000 + " ms");
+        if (f.maxBytes() > 0) {
+            b.append(", max bytes ").append(f.maxBytes());
+        }
+        if (f.maxRequests() > 0) {
+            b.append(", max requests ").append(f.maxRequests());
+        }
+        b.append(", usage limit ").append(f.usageLimit().name());
+        f.bands().entrySet().stream().sorted(Map.Entry.comparingByKey(java.util.Comparator.reverseOrder()))
+                .forEach(e -> b.append("; band ").append(e.getKey()).append(": ").append(band(e.getValue())));
+        b.append("; other priorities: ").append(band(f.defaultBand()));
+        if (f.eviction()) {
+            b.append("; eviction: ").append(f.evictionFilter().name()).append(", ").append(f.evictionOrder().name());
+        }
+        return b.toString();
+    }
+
+    private static String band(dev.homing.core.flowcontrol.BandSettings s) {
+        return s.fairness().name() + ", " + s.ordering().name() + ", max bytes " + s.maxBytes()
+                + (s.maxRequests() > 0 ? ", max requests " + s.maxRequests() : "");
     }
 
     private String label(String name, String type) {

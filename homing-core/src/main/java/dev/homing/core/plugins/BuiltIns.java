@@ -43,6 +43,13 @@ import dev.homing.core.plugins.scorer.RunningRequestsSizeScorer;
 import dev.homing.core.plugins.scorer.SessionAffinityScorer;
 import dev.homing.core.plugins.scorer.TokenLoadScorer;
 import dev.homing.core.plugins.scorer.predicted.PredictedTtftScorer;
+import dev.homing.core.plugins.flowcontrol.EdfOrderingPolicy;
+import dev.homing.core.plugins.flowcontrol.FcfsOrderingPolicy;
+import dev.homing.core.plugins.flowcontrol.GlobalStrictFairnessPolicy;
+import dev.homing.core.plugins.flowcontrol.PriorityThenTimeEvictionOrderPolicy;
+import dev.homing.core.plugins.flowcontrol.RoundRobinFairnessPolicy;
+import dev.homing.core.plugins.flowcontrol.SheddableEvictionFilter;
+import dev.homing.core.plugins.flowcontrol.StaticUsageLimitPolicy;
 import java.util.List;
 
 /**
@@ -88,6 +95,14 @@ public final class BuiltIns {
 
             // Admitters: may refuse a request before it is scheduled
             ProbabilisticAdmitter.PLUGIN_TYPE,
+            // Flow control: fairness between flows, order within a flow, how full the pool may get, eviction
+            GlobalStrictFairnessPolicy.PLUGIN_TYPE,
+            RoundRobinFairnessPolicy.PLUGIN_TYPE,
+            FcfsOrderingPolicy.PLUGIN_TYPE,
+            EdfOrderingPolicy.PLUGIN_TYPE,
+            StaticUsageLimitPolicy.PLUGIN_TYPE,
+            SheddableEvictionFilter.PLUGIN_TYPE,
+            PriorityThenTimeEvictionOrderPolicy.PLUGIN_TYPE,
 
             // Pickers
             MaxScorePicker.PLUGIN_TYPE,

@@ -63,6 +63,10 @@ class BuiltInsTest {
                 "by-label", "prefix-cache-affinity-filter", "utilization-detector", "concurrency-detector",
                 // admitters
                 "probabilistic-admitter",
+                // flow control
+                "global-strict-fairness-policy", "round-robin-fairness-policy", "fcfs-ordering-policy",
+                "edf-ordering-policy", "static-usage-limit-policy", "sheddable-eviction-filter",
+                "priority-then-time-eviction-order-policy",
                 // pickers
                 "max-score-picker", "random-picker", "weighted-random-picker",
                 // profile handlers, deciders, headers
