@@ -65,8 +65,7 @@ class ConfigCommandTest {
         assertThat(r.exit()).isZero();
         assertThat(r.out()).contains(file + ": OK (llm-d.ai/v1alpha1)")
                 .contains("scorers: precise-prefix-cache-scorer x1")
-                .contains("warning: " + file + ":4: plugin 'probabilistic-admitter' (probabilistic-admitter): loaded, "
-                        + "but it sheds nothing yet")
+                .contains("admission: legacy (sheddable requests refused while the pool is saturated)")
                 .contains("warning: " + file + ":9: plugin 'precise-prefix-cache-producer' "
                         + "(precise-prefix-cache-producer): parameter "
                         + "'indexerConfig.kvBlockIndexConfig.maxPrefixBlocksToMatch': unknown, ignored");

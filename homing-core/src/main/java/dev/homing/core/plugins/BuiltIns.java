@@ -3,6 +3,7 @@ package dev.homing.core.plugins;
 import dev.homing.core.framework.plugin.DeclaredPlugin;
 import dev.homing.core.framework.plugin.PluginRegistry;
 import dev.homing.core.framework.plugin.PluginType;
+import dev.homing.core.plugins.admitter.LatencySloAdmitter;
 import dev.homing.core.plugins.admitter.ProbabilisticAdmitter;
 import dev.homing.core.plugins.datalayer.CoreMetricsExtractor;
 import dev.homing.core.plugins.datalayer.K8sNotificationSource;
@@ -95,6 +96,7 @@ public final class BuiltIns {
 
             // Admitters: may refuse a request before it is scheduled
             ProbabilisticAdmitter.PLUGIN_TYPE,
+            LatencySloAdmitter.PLUGIN_TYPE,
             // Flow control: fairness between flows, order within a flow, how full the pool may get, eviction
             GlobalStrictFairnessPolicy.PLUGIN_TYPE,
             RoundRobinFairnessPolicy.PLUGIN_TYPE,

@@ -62,7 +62,7 @@ class BuiltInsTest {
                 "decode-filter", "prefill-filter", "encode-filter", "label-selector-filter", "by-label-selector",
                 "by-label", "prefix-cache-affinity-filter", "utilization-detector", "concurrency-detector",
                 // admitters
-                "probabilistic-admitter",
+                "probabilistic-admitter", "latency-slo-admitter",
                 // flow control
                 "global-strict-fairness-policy", "round-robin-fairness-policy", "fcfs-ordering-policy",
                 "edf-ordering-policy", "static-usage-limit-policy", "sheddable-eviction-filter",
@@ -128,6 +128,7 @@ class BuiltInsTest {
         assertThat(create("prefill-header-handler")).isInstanceOf(PreRequest.class);
         assertThat(create("random-picker")).isInstanceOf(Picker.class);
         assertThat(create("probabilistic-admitter")).isInstanceOf(Admitter.class);
+        assertThat(create("latency-slo-admitter")).isInstanceOf(Admitter.class);
         assertThat(create("weighted-random-picker")).isInstanceOf(Picker.class);
         for (String decider : new String[] {"prefix-based-pd-decider", "always-disagg-pd-decider",
                 "always-disagg-multimodal-decider"}) {

@@ -31,6 +31,17 @@ public final class SchedulingException extends Exception {
         return new SchedulingException(429, why, SATURATED);
     }
 
+    /**
+     * An admitter refused it. llm-d's director answers any admitter's refusal the same way, whatever the admitter
+     * said: Internal, {@code "request cannot be admitted"}, which its ext_proc server turns into a 500, with no
+     * dropped-reason header ({@code pkg/epp/requestcontrol/director.go}, {@code HandleRequest}, in
+     * llm-d/llm-d-inference-scheduler at 0a4fd844 and llm-d/llm-d-router at 45c38549). {@code why} follows, for the
+     * reader of Homing's error.
+     */
+    public static SchedulingException notAdmitted(String why) {
+        return new SchedulingException(500, "request cannot be admitted: " + why, null);
+    }
+
     /** No endpoint exists (503). */
     public static SchedulingException noEndpoints(String why) {
         return new SchedulingException(503, why);

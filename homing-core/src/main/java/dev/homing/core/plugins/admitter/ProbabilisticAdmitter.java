@@ -17,17 +17,25 @@ import java.util.random.RandomGenerator;
 
 /**
  * llm-d's {@code probabilistic-admitter}: always admits requests of priority 0 or more, and rejects a sheddable one
- * (priority below 0) with probability {@code min(saturation^power · k, 1)}, where saturation is the mean over endpoints
- * of {@code max(waiting / queueDepthThreshold, kvUsage / kvCacheUtilThreshold)} (an endpoint never scraped counts as 1).
- * Parameters, defaults and checks as llm-d's factory: {@code queueDepthThreshold} 5 (an integer above 0),
- * {@code kvCacheUtilThreshold} 0.8 (a fraction of the KV cache, in (0, 1]), {@code power} 5 and {@code k} 300 (each above
- * 0). Shedding reaches 100 % at saturation {@code (1/k)^(1/power)}: about 0.32 with the defaults (llm-d's README gives
- * 0.34).
+ * (priority below 0) with probability {@code min(saturation^power · k, 1)}, where saturation is the mean over the
+ * candidates of {@code max(waiting / queueDepthThreshold, kvUsage / kvCacheUtilThreshold)} (an endpoint never scraped
+ * counts as 1, as llm-d counts one without metrics); no candidates, no rejection. Parameters, defaults and checks as
+ * llm-d's factory: {@code queueDepthThreshold} 5 (an integer above 0), {@code kvCacheUtilThreshold} 0.8, {@code power}
+ * 5 and {@code k} 300 (each a number above 0; llm-d's README calls the KV threshold a fraction, but its factory takes
+ * any value above 0, so a threshold above 1 loads here too). Shedding reaches 100 % at saturation
+ * {@code (1/k)^(1/power)}: about 0.32 with the defaults (llm-d's README gives 0.34).
+ *
+ * <p>A refusal is answered as llm-d's director answers any admitter's: a 500, "request cannot be admitted", without a
+ * dropped-reason header ({@link SchedulingException#notAdmitted}); the plugin's own ResourceExhausted error is only
+ * logged there, and here follows that message.
+ *
+ * <p>Upstream: {@code pkg/epp/framework/plugins/requestcontrol/admitter/probabilisticadmitter/plugin.go} in
+ * llm-d/llm-d-inference-scheduler at 2aced307 (the same in llm-d/llm-d-router at 683100dc), and {@code HandleRequest}
+ * in {@code pkg/epp/requestcontrol/director.go} (llm-d/llm-d-inference-scheduler at 0a4fd844).
  *
  * <p>Admission runs before the decision lock, on many threads at once, so the admitter draws from a generator of its
  * own, split from the host's injected one when the config is loaded and drawn under its own lock: a seeded run sheds
- * the same requests every time, and the pickers' generator is never touched off the lock. A refusal is a 429 with
- * {@code rejected-saturated}, as llm-d's.
+ * the same requests every time, and the pickers' generator is never touched off the lock.
  */
 public final class ProbabilisticAdmitter extends NamedPlugin implements Admitter {
 
@@ -46,10 +54,7 @@ public final class ProbabilisticAdmitter extends NamedPlugin implements Admitter
         if (queueDepthThreshold <= 0) {
             throw new PluginConfigException("parameter 'queueDepthThreshold' must be > 0, got " + queueDepthThreshold);
         }
-        if (!(kvCacheUtilThreshold > 0 && kvCacheUtilThreshold <= 1)) {
-            throw new PluginConfigException("parameter 'kvCacheUtilThreshold' must be in (0, 1], got "
-                    + kvCacheUtilThreshold);
-        }
+        requirePositive("kvCacheUtilThreshold", kvCacheUtilThreshold);
         requirePositive("power", power);
         requirePositive("k", k);
         this.queueDepthThreshold = queueDepthThreshold;
@@ -78,8 +83,8 @@ public final class ProbabilisticAdmitter extends NamedPlugin implements Admitter
         double saturation = saturation(candidates);
         double shed = sheddingProbability(saturation);
         if (shed > 0 && draw(cycle) < shed) {
-            throw SchedulingException.saturated(String.format(Locale.ROOT,
-                    "sheddable request dropped by %s (pool saturation %.2f, shedding probability %.2f)", name(),
+            throw SchedulingException.notAdmitted(String.format(Locale.ROOT,
+                    "sheddable request dropped by %s (pool saturation %.3f, shedding probability %.2f)", name(),
                     saturation, shed));
         }
     }

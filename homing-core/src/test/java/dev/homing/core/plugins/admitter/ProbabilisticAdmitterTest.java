@@ -70,8 +70,11 @@ class ProbabilisticAdmitterTest {
                 a.admit(new Cycle(Requests.completion("hi").withPriority(-1), pool.snapshot(), 0),
                         Pools.states(pool));
             } catch (SchedulingException e) {
-                assertThat(e.status()).isEqualTo(429);
-                assertThat(e.droppedReason()).isEqualTo("rejected-saturated");
+                // llm-d's director answers any admitter's refusal with Internal (500), no dropped reason
+                assertThat(e.status()).isEqualTo(500);
+                assertThat(e.droppedReason()).isNull();
+                assertThat(e.getMessage()).startsWith("request cannot be admitted: sheddable request dropped by "
+                        + "probabilistic-admitter (pool saturation 0.500, shedding probability 0.50)");
                 refused++;
             }
         }
@@ -118,17 +121,23 @@ class ProbabilisticAdmitterTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
-            {'kvCacheUtilThreshold':1.5}     | 1.5
-            {'kvCacheUtilThreshold':1.0001}  | 1.0001
-            {'kvCacheUtilThreshold':-0.1}    | -0.1
+            {'kvCacheUtilThreshold':-0.1}  | -0.1
+            {'power':0}                    | 0.0
+            {'k':-3}                       | -3.0
             """)
-    void theKvCacheThresholdIsAFractionAsLlmDsFactoryRequires(String json, String value) {
+    void theMessageNamesTheValue(String json, String value) {
+        String parameter = json.substring(2, json.indexOf('\'', 2));
         assertThatThrownBy(() -> admitter(json)).isInstanceOf(PluginConfigException.class)
-                .hasMessage("parameter 'kvCacheUtilThreshold' must be in (0, 1], got " + value);
+                .hasMessage("parameter '" + parameter + "' must be a finite number > 0, got " + value);
     }
 
-    @Test
-    void aKvCacheThresholdOfOneIsAllowed() {
-        assertThat(admitter("{'kvCacheUtilThreshold':1}").saturation(java.util.List.of())).isZero();
+    @ParameterizedTest(name = "kvCacheUtilThreshold {0}")
+    @CsvSource({"1.0, 0.4", "1.5, 0.2666666666666667", "0.4, 1.0"})
+    void anyKvCacheThresholdAboveZeroLoadsAsLlmDsFactoryAllowsAboveOne(double threshold, double expected) {
+        EndpointPool pool = Pools.of(1);
+        scrape(pool, "pod-0", new EndpointMetrics(0, 1, 0.4, 16, 1000, Set.of(), Set.of(), -1, 0));
+        ProbabilisticAdmitter a = admitter("{'kvCacheUtilThreshold':" + threshold + "}");
+        assertThat(a.saturation(Pools.states(pool))).isCloseTo(expected, within(1e-12));
+        assertThat(a.saturation(List.of())).isZero();
     }
 }

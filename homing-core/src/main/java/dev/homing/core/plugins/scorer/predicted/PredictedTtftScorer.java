@@ -127,22 +127,18 @@ public final class PredictedTtftScorer extends NamedPlugin implements Scorer, Pr
         double[] ownSeconds = new double[n];
         for (int i = 0; i < n; i++) {
             EndpointState e = candidates.get(i);
-            long cached = PrefixMatch.cachedTokens(cycle, e, prompt);
-            long own = Math.max(0, prompt - cached);
-            int ours = e.load().pendingPrefillRequests();
-            // waiting requests this router did not send (another replica's, another gateway's)
-            int others = Math.max(0, Math.max(0, e.metrics().waiting()) - ours);
-            int decoding = Math.max(Math.max(0, e.metrics().running()), e.load().inFlightRequests() - ours);
-            TtftModel.Work mine = new TtftModel.Work(own, PrefillWork.of(own, cached), decoding, e.kvCacheUsage());
-            TtftModel.Estimate est = model.estimate(e.name(), mine, others * meanWorkSeconds.value(), now);
+            Seen seen = see(cycle, e, prompt, now);
+            TtftModel.Work mine = seen.work();
+            TtftModel.Estimate est = seen.estimate();
             double p = est.predicted();
             names[i] = e.name();
             work[i] = mine;
-            unqueued[i] = others == 0 && !est.queued();
+            unqueued[i] = seen.others() == 0 && !est.queued();
             predicted[i] = p;
             if (Double.isNaN(p)) {
                 // no trusted fit yet: rank by the prefill tokens ahead and own
-                cost[i] = Math.max(0, e.pendingPrefillTokens()) + others * meanUncached.value() + own;
+                cost[i] = Math.max(0, e.pendingPrefillTokens()) + seen.others() * meanUncached.value()
+                        + mine.uncached();
             } else {
                 backlogs[i] = est.backlog() * est.speed();
                 ownSeconds[i] = est.ownSeconds() * est.speed();
@@ -181,6 +177,43 @@ public final class PredictedTtftScorer extends NamedPlugin implements Scorer, Pr
             scores[i] = min <= 0 ? (cost[i] <= min ? 1.0 : 0.0) : min / cost[i];
         }
         return scores;
+    }
+
+    /** One candidate as this request would find it: its prefill there, the other routers' waiting, the estimate. */
+    private record Seen(TtftModel.Work work, int others, TtftModel.Estimate estimate) {
+    }
+
+    private Seen see(Cycle cycle, EndpointState e, long prompt, long now) {
+        long cached = PrefixMatch.cachedTokens(cycle, e, prompt);
+        long own = Math.max(0, prompt - cached);
+        int ours = e.load().pendingPrefillRequests();
+        // waiting requests this router did not send (another replica's, another gateway's)
+        int others = Math.max(0, Math.max(0, e.metrics().waiting()) - ours);
+        int decoding = Math.max(Math.max(0, e.metrics().running()), e.load().inFlightRequests() - ours);
+        TtftModel.Work mine = new TtftModel.Work(own, PrefillWork.of(own, cached), decoding, e.kvCacheUsage());
+        return new Seen(mine, others, model.estimate(e.name(), mine, others * meanWorkSeconds.value(), now));
+    }
+
+    /**
+     * The predicted seconds to this request's first token on each candidate, as {@link #score} predicts them (prefix
+     * reuse counted in when the cycle has a prefix match yet), for a plugin that judges a request by them (llm-d's
+     * {@code latency-slo-admitter}); or null when the predictor has nothing trustworthy to say: its fit is not trusted
+     * (not learnt yet, or learnt and gone stale) or its recent predictions were off by more than half. Changes
+     * nothing: safe off the decision lock, and in a dry run.
+     */
+    public double[] predictTtftSeconds(Cycle cycle, List<EndpointState> candidates) {
+        if (candidates.isEmpty() || log.recentMedianError(RECENT) > TRUSTED_ERROR) {
+            return null;
+        }
+        long prompt = cycle.promptTokens();
+        double[] out = new double[candidates.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = see(cycle, candidates.get(i), prompt, cycle.startNanos()).estimate().predicted();
+            if (Double.isNaN(out[i])) {
+                return null;
+            }
+        }
+        return out;
     }
 
     @Override
