@@ -209,6 +209,13 @@ final class ServeCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     String requestReadTimeout;
 
+    @Option(names = "--objectives-file", paramLabel = "FILE",
+            description = "InferenceObjective and InferenceModelRewrite resources as you would kubectl apply them "
+                    + "(YAML documents separated by ---): priorities for x-gateway-inference-objective, and model "
+                    + "rewrites. Followed as the file changes; a bad change is logged and the last good one kept. "
+                    + "Default: none (with --pool-name, the cluster's resources are watched).")
+    java.nio.file.Path objectivesFile;
+
     @Option(names = "--api-keys-file", paramLabel = "FILE",
             description = "Bearer tokens the API port asks of clients, one a line ('#' comments); 401 in OpenAI's "
                     + "shape without one. Reloaded when the file changes. /health stays open. Default: none.")
@@ -317,6 +324,7 @@ final class ServeCommand implements Callable<Integer> {
             o.drainTimeout = GoDuration.parse(drainTimeout);
             o.requestReadTimeout = GoDuration.parse(requestReadTimeout);
             o.apiKeysFile = apiKeysFile;
+            o.objectivesFile = objectivesFile;
             o.adminToken = adminToken;
             o.explainForAll = explainForAll;
             o.stripAuthorization = stripAuthorization;

@@ -71,6 +71,9 @@ import java.util.function.Consumer;
  * @param podTokensFile      tokens the pods ask for ({@code vllm --api-key}), sent as {@code Authorization: Bearer} in
  *                           place of the client's: lines {@code <pod> <token>}, {@code *} for every other pod; null
  *                           for none
+ * @param objectivesFile     {@code InferenceObjective} and {@code InferenceModelRewrite} resources, as one would
+ *                           {@code kubectl apply} them, followed as the file changes; null for none (in Kubernetes the
+ *                           cluster's own resources are watched instead)
  */
 public record RouterOptions(String host, int port, String adminHost, int adminPort, List<Endpoint> endpoints,
                             Duration scrapeInterval, Duration scrapeTimeout, Duration modelsInterval,
@@ -83,7 +86,7 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
                             RecordOptions record, Duration idleTimeout, double retryBudget,
                             Duration healthCheckInterval, Duration metricsStaleness, Duration drainTimeout,
                             Duration requestReadTimeout, Path apiKeysFile, String adminToken, boolean explainForAll,
-                            boolean stripAuthorization, Path podTokensFile) {
+                            boolean stripAuthorization, Path podTokensFile, Path objectivesFile) {
 
     public RouterOptions {
         endpoints = List.copyOf(endpoints);
@@ -124,7 +127,7 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
                 3, true, System.nanoTime(), "homing", null, false, Duration.ofSeconds(1), null, null, null, false,
                 true, -1, -1, true, null, ResponseAffinity.DEFAULT_CAPACITY, null, null, null, null,
                 Duration.ofMinutes(5), 20.0, Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(30),
-                Duration.ofSeconds(30), null, null, false, false, null);
+                Duration.ofSeconds(30), null, null, false, false, null, null);
     }
 
     /** A copy with some options changed. */
@@ -179,6 +182,7 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
         public boolean explainForAll;
         public boolean stripAuthorization;
         public Path podTokensFile;
+        public Path objectivesFile;
 
         Builder(RouterOptions o) {
             host = o.host;
@@ -224,6 +228,7 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
             explainForAll = o.explainForAll;
             stripAuthorization = o.stripAuthorization;
             podTokensFile = o.podTokensFile;
+            objectivesFile = o.objectivesFile;
         }
 
         RouterOptions build() {
@@ -233,7 +238,7 @@ public record RouterOptions(String host, int port, String adminHost, int adminPo
                     proxy, extProcPort, healthPort, secureServing, certPath, responseAffinityCapacity, kubernetes,
                     kubeconfig, election, record, idleTimeout, retryBudget, healthCheckInterval, metricsStaleness,
                     drainTimeout, requestReadTimeout, apiKeysFile, adminToken, explainForAll, stripAuthorization,
-                    podTokensFile);
+                    podTokensFile, objectivesFile);
         }
     }
 }

@@ -13,6 +13,7 @@ import dev.homing.core.framework.requestcontrol.SaturationDetector;
 import dev.homing.core.learned.LearnedState;
 import dev.homing.core.plugins.BuiltIns;
 import dev.homing.core.plugins.datalayer.CoreMetricsExtractor;
+import dev.homing.core.objective.Objectives;
 import dev.homing.core.plugins.prefix.approx.ApproxPrefixCacheProducer;
 import dev.homing.core.precise.KvEventFeed;
 import dev.homing.core.time.Ticker;
@@ -38,6 +39,7 @@ import dev.homing.router.extproc.GrpcPort;
 import dev.homing.router.extproc.PickerHealth;
 import dev.homing.router.http.HttpPort;
 import dev.homing.router.http.RequestIntake;
+import dev.homing.router.objective.ObjectiveResources;
 import dev.homing.router.metrics.RouterMetrics;
 import dev.homing.router.outlier.HealthChecks;
 import dev.homing.router.outlier.PodHealth;
@@ -56,6 +58,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -145,7 +148,10 @@ public final class RouterServer implements AutoCloseable {
                     options.modelsInterval(), ticker, (e, ok, nanos) -> metrics.pool().scraped(e, ok),
                     this::metricsExtractor), MetricsScraper::start);
             // intake and the data plane: from a client's request to a pod and back
-            RequestIntake intake = new RequestIntake(catalog, options.maxBodyBytes());
+            // objectives: priorities and model rewrites, from a file followed as it changes
+            Supplier<Objectives> objectives = objectives(options, parts);
+            RequestIntake intake = new RequestIntake(catalog, options.maxBodyBytes(), objectives,
+                    new SplittableRandom(options.seed() ^ 0x5DEECE66DL), metrics.requests()::rewriteDecision);
             // admin, then the API: a router takes requests only once all else runs
             // access: who may use the API and the admin port, what the pods are told; its files followed
             Access access = access(options);
@@ -195,6 +201,17 @@ public final class RouterServer implements AutoCloseable {
             parts.closeAfter(e);
             throw e;
         }
+    }
+
+    /** The objectives file's resources, followed as it changes; none without one. */
+    private static Supplier<Objectives> objectives(RouterOptions o, Lifecycle parts) throws ConfigException {
+        if (o.objectivesFile() == null) {
+            return () -> Objectives.NONE;
+        }
+        ReloadingFile<Objectives> file = ReloadingFile.load(o.objectivesFile(), "objectives",
+                ObjectiveResources::parseFile);
+        parts.add(new ConfigWatch("homing-objectives-watch", o.configPollInterval(), file::poll), ConfigWatch::start);
+        return file::current;
     }
 
     /**

@@ -59,6 +59,33 @@ public final class YamlReader {
         }
     }
 
+    /**
+     * Reads every document of a multi-document YAML stream ({@code ---} between them), as {@code kubectl apply -f}
+     * takes a file of resources; empty documents are skipped.
+     */
+    public static List<ConfigNode> readAll(String text, String source) throws ConfigException {
+        try (JsonParser p = YAML.createParser(text)) {
+            List<ConfigNode> out = new ArrayList<>();
+            for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
+                ConfigNode n = value(p, t, source);
+                if (!(n instanceof ConfigNode.Scalar s && s.isNull())) {
+                    out.add(n);
+                }
+            }
+            return out;
+        } catch (JsonProcessingException e) {
+            if (e.getCause() instanceof MarkedYAMLException y && y.getProblemMark() != null) {
+                throw new ConfigException(source, y.getProblemMark().getLine() + 1, "not valid YAML: " + y.getProblem()
+                        + (y.getContext() == null ? "" : " (" + y.getContext() + ")"));
+            }
+            JsonLocation where = e.getLocation();
+            throw new ConfigException(source, where == null ? 0 : where.getLineNr(),
+                    "not valid YAML: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new ConfigException(source, 0, "could not be read: " + e.getMessage());
+        }
+    }
+
     private static ConfigNode value(JsonParser p, JsonToken t, String source) throws IOException, ConfigException {
         JsonLocation at = p.currentTokenLocation();
         int line = at.getLineNr();

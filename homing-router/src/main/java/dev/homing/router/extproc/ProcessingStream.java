@@ -11,6 +11,7 @@ import dev.homing.protocol.gateway.GatewayHeaders;
 import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.OpenAiError;
 import dev.homing.router.http.RequestIntake;
+import dev.homing.router.http.ResponseModelRewrite;
 import dev.homing.router.http.Usage;
 import dev.homing.router.outlier.Ejections;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode;
@@ -69,6 +70,7 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
     private Dispatch dispatch;
 
     private ResponseWatch response; // once placed
+    private ResponseModelRewrite modelBack; // a rewritten request's response: the model asked for given back
     private boolean servedNoted;
 
     ProcessingStream(ExtProcContext ctx, ServerCallStreamObserver<ProcessingResponse> out) {
@@ -266,6 +268,8 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
             return;
         }
         request = in.request();
+        boolean rewritten = in.body() != bytes;
+        bytes = in.body(); // the client's, or a copy whose model was rewritten: what goes to the pod
         if (subset != null && subset.isEmpty()) {
             ctx.metrics().rejected(request.model(), 503);
             refuse(OpenAiError.serviceUnavailable("The gateway's endpoint subset is empty."), "rejected-no-endpoints");
@@ -288,6 +292,7 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
             return;
         }
         ctx.metrics().requestStarted(request.model(), model);
+        modelBack = ResponseModelRewrite.of(request.targetModel(), request.model());
         InferenceRequest placed = request;
         response = new ResponseWatch(dispatch, () -> ctx.metrics().firstToken(placed.model(), placed.targetModel(),
                 (ctx.ticker().nanos() - start) / 1e9));
@@ -295,8 +300,9 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
                 .collect(Collectors.joining(","));
         HeaderMutation mutation = mutation(destination, bytes.length);
         var metadata = EnvoyMetadata.destination(destination);
-        if (bodySeen && requestMode == BodySendMode.BUFFERED) {
-            out.onNext(Replies.requestBodyRouted(mutation, metadata)); // the headers were answered already
+        if (bodySeen && requestMode == BodySendMode.BUFFERED) { // the headers were answered already
+            out.onNext(!rewritten ? Replies.requestBodyRouted(mutation, metadata)
+                    : Replies.requestBodyRouted(mutation, metadata, UnsafeByteOperations.unsafeWrap(bytes)));
             return;
         }
         out.onNext(Replies.requestHeaders(mutation, metadata));
@@ -332,6 +338,9 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
         HeaderMutation.Builder m = HeaderMutation.newBuilder();
         if (response != null) {
             m.addSetHeaders(EnvoyHeaders.set(POD_HEADER, dispatch.target().name()));
+            if (modelBack != null) {
+                m.addRemoveHeaders("content-length"); // the model given back may change the body's length
+            }
             response.headers(EnvoyHeaders.read(h.getHeaders()))
                     .forEach((k, v) -> m.addSetHeaders(EnvoyHeaders.set(k.toLowerCase(Locale.ROOT), v)));
         }
@@ -346,14 +355,30 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
         if (response != null) {
             response.chunk(chunk);
         }
+        if (modelBack != null) {
+            chunk = modelBack(chunk, b.getEndOfStream());
+        }
         if (responseMode == BodySendMode.FULL_DUPLEX_STREAMED) {
             Replies.streamedBody(chunk, false, b.getEndOfStream(), out::onNext);
+        } else if (modelBack != null) {
+            out.onNext(Replies.responseBodyReplaced(chunk));
         } else {
             out.onNext(Replies.responseBodyUnchanged());
         }
         if (b.getEndOfStream()) {
             finish(Outcome.Cause.NATURAL);
         }
+    }
+
+    /**
+     * A chunk of a rewritten request's response with the model asked for given back; at the end, with what was held
+     * back of a possible pattern (a chunk's tail is held until the next says whether it completes one).
+     */
+    private ByteString modelBack(ByteString chunk, boolean end) {
+        byte[] a = chunk.toByteArray();
+        byte[] out = modelBack.chunk(a, 0, a.length);
+        ByteString got = out == null ? chunk : UnsafeByteOperations.unsafeWrap(out);
+        return end ? got.concat(UnsafeByteOperations.unsafeWrap(modelBack.end())) : got;
     }
 
     private void responseTrailers() {

@@ -54,6 +54,24 @@ final class Replies {
                 .build();
     }
 
+    /** BUFFERED mode's answer to a body whose model was rewritten: the destination, and the body to send instead. */
+    static ProcessingResponse requestBodyRouted(HeaderMutation mutation, Struct destination, ByteString body) {
+        return ProcessingResponse.newBuilder()
+                .setRequestBody(BodyResponse.newBuilder().setResponse(CommonResponse.newBuilder()
+                        .setClearRouteCache(true).setHeaderMutation(mutation)
+                        .setBodyMutation(BodyMutation.newBuilder().setBody(body))))
+                .setDynamicMetadata(destination)
+                .build();
+    }
+
+    /** A response body chunk replaced (modes other than FULL_DUPLEX_STREAMED, for a rewritten model). */
+    static ProcessingResponse responseBodyReplaced(ByteString body) {
+        return ProcessingResponse.newBuilder()
+                .setResponseBody(BodyResponse.newBuilder().setResponse(CommonResponse.newBuilder()
+                        .setBodyMutation(BodyMutation.newBuilder().setBody(body))))
+                .build();
+    }
+
     /**
      * A body given back in FULL_DUPLEX_STREAMED mode, cut into {@link #CHUNK}-byte pieces without copying; the last
      * piece says whether the body ends there (it does not when trailers follow).

@@ -2,7 +2,9 @@ package dev.homing.router.http;
 
 import dev.homing.core.framework.request.InferenceRequest;
 import dev.homing.core.objective.Objectives;
+import dev.homing.core.objective.RewriteDecision;
 import dev.homing.protocol.openai.ApiKind;
+import dev.homing.protocol.openai.ModelField;
 import dev.homing.protocol.openai.OpenAiError;
 import dev.homing.protocol.openai.RequestFormatException;
 import dev.homing.protocol.openai.RequestParser;
@@ -15,7 +17,10 @@ import java.io.InputStream;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
 
 /**
  * Turns a request into an {@link InferenceRequest}, or into the OpenAI-shaped error to answer instead: reads the body
@@ -29,6 +34,7 @@ public final class RequestIntake {
     private final EndpointCatalog catalog;
     private final int maxBodyBytes;
     private final Supplier<Objectives> objectives;
+    private final ModelRewriting rewriting;
 
     public RequestIntake(EndpointCatalog catalog, int maxBodyBytes) {
         this(catalog, maxBodyBytes, () -> Objectives.NONE);
@@ -36,9 +42,20 @@ public final class RequestIntake {
 
     /** @param objectives the objectives known now, whose priorities requests take from the objective they name */
     public RequestIntake(EndpointCatalog catalog, int maxBodyBytes, Supplier<Objectives> objectives) {
+        this(catalog, maxBodyBytes, objectives, new SplittableRandom(), d -> { });
+    }
+
+    /**
+     * @param objectives the objectives and model rewrites known now
+     * @param random     draws rewrite targets by weight (used under a lock: requests are judged on many threads)
+     * @param decisions  told each rewrite a rule decided ({@code inference_extension_model_rewrite_decisions_total})
+     */
+    public RequestIntake(EndpointCatalog catalog, int maxBodyBytes, Supplier<Objectives> objectives,
+                         RandomGenerator random, Consumer<RewriteDecision> decisions) {
         this.catalog = catalog;
         this.maxBodyBytes = maxBodyBytes;
         this.objectives = objectives;
+        this.rewriting = new ModelRewriting(random, decisions);
     }
 
     /** The largest body taken; a larger one is refused with a 413. */
@@ -46,7 +63,10 @@ public final class RequestIntake {
         return maxBodyBytes;
     }
 
-    /** Either a request, or the error to answer with. */
+    /**
+     * Either a request, or the error to answer with. {@code body} is what goes to the pod: the client's, or a copy
+     * whose {@code model} was rewritten ({@code request.targetModel()}).
+     */
     public record Result(InferenceRequest request, byte[] body, OpenAiError error) {
         static Result failed(OpenAiError error) {
             return new Result(null, null, error);
@@ -109,12 +129,16 @@ public final class RequestIntake {
                 fields = fields.withoutOutput(); // its max_tokens is no output the pod will make
             }
         }
-        if (fields.model() != null && catalog.knownNotServed(fields.model())) {
-            return Result.failed(OpenAiError.modelNotFound(fields.model()));
+        Objectives known = objectives.get();
+        ModelRewriting.Rewritten rewritten = rewriting.apply(known, fields.model(), h, body);
+        String target = rewritten == null ? fields.model() : rewritten.target();
+        if (target != null && catalog.knownNotServed(target)) { // the pods must serve the model it is sent as
+            return Result.failed(OpenAiError.modelNotFound(target));
         }
         String requestId = h.computeIfAbsent("x-request-id", k -> RequestIds.next());
-        InferenceRequest request = new InferenceRequest(requestId, fields, h);
-        return new Result(request.withPriority(objectives.get().priority(request.objective())), body, null);
+        InferenceRequest request = new InferenceRequest(requestId, fields, h, target);
+        return new Result(request.withPriority(known.priority(request.objective())),
+                rewritten == null ? body : rewritten.body(), null);
     }
 
     /** The request's path from its headers as llm-d reads it; null when none says. */

@@ -1,5 +1,6 @@
 package dev.homing.router.metrics;
 
+import dev.homing.core.objective.RewriteDecision;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.Histogram;
@@ -30,6 +31,7 @@ public final class RequestMetrics {
     private final Histogram schedulerDuration;
     private final Counter schedulerAttempts;
     private final Counter retries;
+    private final Counter rewrites;
 
     RequestMetrics(PrometheusRegistry registry) {
         requests = Counter.builder().name("inference_objective_request_total")
@@ -56,6 +58,9 @@ public final class RequestMetrics {
                 .classicUpperBounds(SCHEDULER_BUCKETS).classicOnly().register(registry);
         schedulerAttempts = Counter.builder().name("inference_extension_scheduler_attempts_total")
                 .help("Number of scheduling attempts by outcome.").labelNames("status").register(registry);
+        rewrites = Counter.builder().name("inference_extension_model_rewrite_decisions_total")
+                .help("Total number of inference model rewrite decisions.")
+                .labelNames("model_rewrite_name", "model_name", "target_model").register(registry);
         retries = Counter.builder().name("homing_upstream_retries_total")
                 .help("Requests sent to another endpoint because the first could not be reached.")
                 .labelNames("pod").register(registry);
@@ -117,5 +122,10 @@ public final class RequestMetrics {
 
     public void retried(String pod) {
         retries.labelValues(pod).inc();
+    }
+
+    /** An InferenceModelRewrite rule decided a request's model (llm-d counts rule decisions, not the header's). */
+    public void rewriteDecision(RewriteDecision d) {
+        rewrites.labelValues(d.rewriteName(), d.model(), d.target()).inc();
     }
 }

@@ -11,10 +11,12 @@ import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.OpenAiError;
 import dev.homing.router.auth.Access;
 import dev.homing.router.http.RequestIntake;
+import dev.homing.router.http.ResponseModelRewrite;
 import dev.homing.router.http.Usage;
 import dev.homing.router.http.UsageScanner;
 import dev.homing.router.outlier.Ejections;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -87,7 +89,7 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
     private final String target;
     private final String path;
     private final Map<String, String> headers;
-    private final byte[] body;
+    private byte[] body; // the client's, until the intake rewrites its model
     private final long start;
     /** Endpoints that could not be reached, not to be tried again; handed between loop and decider with the task. */
     private final Set<String> failedPods = new LinkedHashSet<>();
@@ -125,6 +127,7 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
     private HttpHeaders responseHeaders;
     private CompositeByteBuf held;
     private UsageScanner usage;
+    private ResponseModelRewrite modelBack; // a rewritten request's response: the model asked for given back
 
     /**
      * @param target  the request target as the client sent it (path and query)
@@ -182,6 +185,7 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
                     return new Decided(null, in.error(), null);
                 }
                 request = in.request();
+                body = in.body();
                 px.metrics().requestStarted(request.model(), request.targetModel());
                 started = true;
             }
@@ -387,6 +391,7 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
         // the moment it has them must find this pod.
         usage = new UsageScanner(sse, status >= 200 && status < 300 ? dispatch::answered : null, sse ? -1 : length);
         whole = !sse && !bodiless && length >= 0 && length <= WHOLE;
+        modelBack = bodiless ? null : ResponseModelRewrite.of(request.targetModel(), request.model());
         responseHeaders = out;
         if (whole) {
             held = ctx.alloc().compositeBuffer(Integer.MAX_VALUE);
@@ -396,7 +401,7 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
             if (length >= 0) {
                 out.set(HttpHeaderNames.CONTENT_LENGTH, length);
             }
-        } else if (!sse && length >= 0) {
+        } else if (!sse && length >= 0 && modelBack == null) { // a rewrite may change the length: chunked then
             out.set(HttpHeaderNames.CONTENT_LENGTH, length);
         } else {
             out.set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
@@ -426,8 +431,15 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
                 held.addComponent(true, bytes.retain());
             }
         } else if (n > 0 && !bodiless && !(c instanceof LastHttpContent)) {
-            write(new DefaultHttpContent(bytes.retain()));
+            write(new DefaultHttpContent(modelBack == null ? bytes.retain() : modelBack(bytes)));
         }
+    }
+
+    /** A piece of a rewritten request's response, the model asked for given back: the pod's buffer when unchanged. */
+    private ByteBuf modelBack(ByteBuf bytes) {
+        byte[] a = ByteBufUtil.getBytes(bytes);
+        byte[] out = modelBack.chunk(a, 0, a.length);
+        return out == null ? bytes.retain() : Unpooled.wrappedBuffer(out);
     }
 
     /** Usage and the response hooks read the bytes as they pass; a direct buffer is read through a scratch array. */
@@ -461,16 +473,27 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
             ch.close();
         }
         if (whole) {
-            CompositeByteBuf b = held;
+            ByteBuf b = held;
             held = null;
+            if (modelBack != null) {
+                byte[] all = ByteBufUtil.getBytes(b);
+                b.release();
+                b = Unpooled.wrappedBuffer(modelBack.whole(all));
+            }
             responseHeaders.setInt(HttpHeaderNames.CONTENT_LENGTH, b.readableBytes());
             responding = true;
             write(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, responseStatus, b, responseHeaders,
                     EmptyHttpHeaders.INSTANCE));
         } else {
             ByteBuf rest = last.content();
-            write(bodiless || !rest.isReadable() ? LastHttpContent.EMPTY_LAST_CONTENT
-                    : new DefaultLastHttpContent(rest.retain()));
+            if (modelBack != null && !bodiless) {
+                ByteBuf out = rest.isReadable() ? modelBack(rest) : Unpooled.EMPTY_BUFFER;
+                rest = Unpooled.wrappedBuffer(out, Unpooled.wrappedBuffer(modelBack.end()));
+                write(rest.isReadable() ? new DefaultLastHttpContent(rest) : LastHttpContent.EMPTY_LAST_CONTENT);
+            } else {
+                write(bodiless || !rest.isReadable() ? LastHttpContent.EMPTY_LAST_CONTENT
+                        : new DefaultLastHttpContent(rest.retain()));
+            }
         }
         endDispatch(Outcome.Cause.NATURAL);
         finish();
