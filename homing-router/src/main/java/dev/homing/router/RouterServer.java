@@ -42,6 +42,7 @@ import dev.homing.router.http.RequestIntake;
 import dev.homing.router.objective.ObjectiveResources;
 import dev.homing.router.metrics.RouterMetrics;
 import dev.homing.router.outlier.HealthChecks;
+import dev.homing.router.flow.FlowGate;
 import dev.homing.router.outlier.PodHealth;
 import dev.homing.router.precise.PreciseRouting;
 import dev.homing.router.precise.events.KvEventSubscribers;
@@ -90,6 +91,7 @@ public final class RouterServer implements AutoCloseable {
     private final GrpcPort health;
     private final PickerHealth pickerHealth;
     private final PodHealth podHealth;
+    private volatile FlowGate flow;
     /** The policy running asks for tokens, so a decision may block: see {@link #asksForTokens}. */
     private volatile boolean tokensAsked;
     /** Every part runs: readiness waits for it as well as for the pool (under this). */
@@ -168,19 +170,24 @@ public final class RouterServer implements AutoCloseable {
             PodHealth health = this.podHealth = parts.add(new PodHealth(pool, ticker::nanos, staleAfter(options),
                     healthProbe(options, parts, pool), options.healthCheckInterval()), PodHealth::start);
             metrics.podHealth(pool, health);
+            // flow control: requests wait in priority bands while the pool is saturated (feature gate flowControl)
+            FlowGate flow = this.flow = parts.add(new FlowGate(pool, health::routable, director::policy, ticker,
+                    metrics.flowControl(() -> this.flow == null ? List.of() : this.flow.flows())), FlowGate::start);
+            flow.configure(policy.current().flowControl());
             this.api = !options.proxy() ? null : parts.add(new ApiPort(new ApiPort.Settings(options.host(),
                     options.port(), options.connectTimeout(), options.responseTimeout(), options.idleTimeout(),
                     options.maxAttempts(), options.retryBudget(), Runtime.getRuntime().availableProcessors(),
                     options.requestReadTimeout()),
                     director, catalog, intake, health,
-                    metrics.requests(), ticker, DecisionJson::compact, () -> shared != null || tokensAsked, access),
+                    metrics.requests(), ticker, DecisionJson::compact, () -> shared != null || tokensAsked, access,
+                    flow),
                     ApiPort::start);
             if (api != null) {
                 pool.onRemoved(api::forget);
             }
             // ext_proc: the same director, asked by a gateway (Envoy and those built on it) instead of a client
             EndpointPicker picker = options.extProcPort() < 0 ? null : parts.add(new EndpointPicker(director, intake,
-                    catalog, health, metrics.requests(), ticker, options.maxBodyBytes()));
+                    catalog, health, metrics.requests(), ticker, options.maxBodyBytes(), flow));
             this.extProc = picker == null ? null : parts.add(new GrpcPort("ext_proc", options.host(),
                     options.extProcPort(), extProcSecurity(options), options.maxBodyBytes() + (1 << 20), options.drainTimeout(),
                     picker, pickerHealth), GrpcPort::start); // Envoy health-checks the picker on this port too
@@ -303,6 +310,7 @@ public final class RouterServer implements AutoCloseable {
             ReloadOutcome outcome = policy.reload(director);
             metrics.configReloads().reloaded(outcome);
             if (outcome == ReloadOutcome.APPLIED) {
+                flow.configure(policy.current().flowControl());
                 tokensAsked = asksForTokens(policy.current());
                 precise.feed(preciseProducers());
             }

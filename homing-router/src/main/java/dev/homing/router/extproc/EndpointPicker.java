@@ -2,6 +2,7 @@ package dev.homing.router.extproc;
 
 import dev.homing.core.director.Director;
 import dev.homing.core.time.Ticker;
+import dev.homing.router.flow.FlowGate;
 import dev.homing.router.http.RequestIntake;
 import dev.homing.router.metrics.RequestMetrics;
 import dev.homing.router.outlier.PodHealth;
@@ -25,8 +26,9 @@ public final class EndpointPicker extends ExternalProcessorGrpc.ExternalProcesso
     private final ExtProcContext ctx;
 
     public EndpointPicker(Director director, RequestIntake intake, EndpointCatalog catalog, PodHealth health,
-                          RequestMetrics metrics, Ticker ticker, int maxBodyBytes) {
-        this.ctx = new ExtProcContext(director, intake, catalog, health, metrics, ticker, maxBodyBytes, decisions);
+                          RequestMetrics metrics, Ticker ticker, int maxBodyBytes, FlowGate flow) {
+        this.ctx = new ExtProcContext(director, intake, catalog, health, metrics, ticker, maxBodyBytes, decisions,
+                flow);
     }
 
     @Override

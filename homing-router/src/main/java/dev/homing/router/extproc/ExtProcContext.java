@@ -2,6 +2,7 @@ package dev.homing.router.extproc;
 
 import dev.homing.core.director.Director;
 import dev.homing.core.time.Ticker;
+import dev.homing.router.flow.FlowGate;
 import dev.homing.router.http.RequestIntake;
 import dev.homing.router.metrics.RequestMetrics;
 import dev.homing.router.outlier.PodHealth;
@@ -18,5 +19,5 @@ import java.util.concurrent.Executor;
  * @param mayWait      threads for decisions, which may wait on I/O (virtual threads)
  */
 record ExtProcContext(Director director, RequestIntake intake, EndpointCatalog catalog, PodHealth health,
-                      RequestMetrics metrics, Ticker ticker, int maxBodyBytes, Executor mayWait) {
+                      RequestMetrics metrics, Ticker ticker, int maxBodyBytes, Executor mayWait, FlowGate flow) {
 }

@@ -4,12 +4,15 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.UnsafeByteOperations;
 import dev.homing.core.director.Dispatch;
 import dev.homing.core.endpoint.EndpointState;
+import dev.homing.core.flowcontrol.Ticket;
+import dev.homing.core.flowcontrol.Waiter;
 import dev.homing.core.framework.request.InferenceRequest;
 import dev.homing.core.framework.requestcontrol.Outcome;
 import dev.homing.core.framework.scheduling.SchedulingException;
 import dev.homing.protocol.gateway.GatewayHeaders;
 import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.OpenAiError;
+import dev.homing.router.flow.FlowGate;
 import dev.homing.router.http.RequestIntake;
 import dev.homing.router.http.ResponseModelRewrite;
 import dev.homing.router.http.Usage;
@@ -26,6 +29,7 @@ import io.grpc.stub.StreamObserver;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
 
 /**
@@ -68,6 +72,10 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
     private SubsetHint subset;
     private InferenceRequest request;
     private Dispatch dispatch;
+    /** Its place in flow control; set before it waits, read by the cancel handler on another thread. */
+    private volatile Ticket ticket;
+    private boolean responseStarted; // the pod's response headers came: a refusal can no longer be the answer
+    private boolean evictPending; // flow control evicted it before its response began: the next message says so
 
     private ResponseWatch response; // once placed
     private ResponseModelRewrite modelBack; // a rewritten request's response: the model asked for given back
@@ -78,7 +86,10 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
         this.out = out;
         this.work = new StreamWork(ctx.mayWait());
         // A cancel (the gateway's client went away) ends the request; sending after it is then a no-op, not an error.
-        out.setOnCancelHandler(() -> work.submit(() -> finish(Outcome.Cause.CLIENT_DISCONNECT)));
+        out.setOnCancelHandler(() -> {
+            leaveQueue(); // at once: the stream's work may be waiting for the queue, and would hold the finish back
+            work.submit(() -> finish(Outcome.Cause.CLIENT_DISCONNECT));
+        });
     }
 
     @Override
@@ -143,7 +154,16 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
     public void onError(Throwable t) {
         Outcome.Cause cause = Status.fromThrowable(t).getCode() == Status.Code.CANCELLED
                 ? Outcome.Cause.CLIENT_DISCONNECT : Outcome.Cause.ERROR;
+        leaveQueue();
         work.submit(() -> finish(cause));
+    }
+
+    /** The gateway's request went away: a request waiting in flow control leaves it (503, context cancelled). */
+    private void leaveQueue() {
+        Ticket t = ticket;
+        if (t != null) {
+            t.cancel();
+        }
     }
 
     @Override
@@ -276,14 +296,9 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
             return;
         }
         String model = request.targetModel();
-        long t0 = ctx.ticker().nanos();
         try {
-            SubsetHint allowed = subset;
-            dispatch = ctx.director().dispatch(request, e -> ctx.catalog().serves(e.name(), model)
-                    && ctx.health().routable(e.name()) && (allowed == null || allowed.allows(e)));
-            ctx.metrics().scheduled(true, (ctx.ticker().nanos() - t0) / 1e9);
+            dispatch = admitAndPlace(model, bytes.length);
         } catch (SchedulingException e) {
-            ctx.metrics().scheduled(false, (ctx.ticker().nanos() - t0) / 1e9);
             ctx.metrics().rejected(request.model(), e.status());
             String reason = e.droppedReason();
             String why = subset != null ? e.getMessage() + " (within the gateway's subset " + subset + ")"
@@ -314,6 +329,121 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
     }
 
     /**
+     * Flow control first when it is on: the request goes at once, is refused, or waits here, on this stream's
+     * off-transport thread, until the dispatcher places it ({@link Queued}); Envoy is asked to wait that long.
+     */
+    private Dispatch admitAndPlace(String model, int bytes) throws SchedulingException {
+        FlowGate flow = ctx.flow();
+        Queued queued = new Queued(model);
+        Ticket t = flow == null ? null : flow.enqueue(request, bytes, queued);
+        if (t == null) {
+            return place(model);
+        }
+        ticket = t;
+        if (t.refusal() != null) {
+            throw t.refusal();
+        }
+        if (t.admittedAtOnce()) {
+            return place(model);
+        }
+        out.onNext(Replies.extendTimeout(QUEUE_TIMEOUT));
+        return queued.await();
+    }
+
+    /**
+     * How long Envoy is asked to wait for a queued request's answer: llm-d's sample filter's {@code message_timeout}
+     * (1000 s). The request leaves the queue sooner, at its TTL or when the gateway's client goes.
+     */
+    static final java.time.Duration QUEUE_TIMEOUT = java.time.Duration.ofSeconds(1000);
+
+    /** The director's decision among the endpoints the request may go to. */
+    private Dispatch place(String model) throws SchedulingException {
+        long t0 = ctx.ticker().nanos();
+        SubsetHint allowed = subset;
+        try {
+            Dispatch d = ctx.director().dispatch(request, e -> ctx.catalog().serves(e.name(), model)
+                    && ctx.health().routable(e.name()) && (allowed == null || allowed.allows(e)));
+            ctx.metrics().scheduled(true, (ctx.ticker().nanos() - t0) / 1e9);
+            return d;
+        } catch (SchedulingException e) {
+            ctx.metrics().scheduled(false, (ctx.ticker().nanos() - t0) / 1e9);
+            throw e;
+        }
+    }
+
+    /** A waiting request's outcome: placed by the dispatcher's thread, or refused; the stream waits for it. */
+    private final class Queued implements Waiter {
+        private final String model;
+        private final CountDownLatch done = new CountDownLatch(1);
+        private volatile Dispatch placed;
+        private volatile SchedulingException refused;
+        private volatile RuntimeException failed;
+
+        Queued(String model) {
+            this.model = model;
+        }
+
+        @Override
+        public void admitted() {
+            try {
+                placed = place(model); // here, so the next dispatch cycle counts its load
+            } catch (SchedulingException e) {
+                refused = e;
+            } catch (RuntimeException e) {
+                failed = e;
+            } finally {
+                done.countDown();
+            }
+        }
+
+        @Override
+        public void refused(SchedulingException why) {
+            refused = why;
+            done.countDown();
+        }
+
+        @Override
+        public void evict() {
+            work.submit(ProcessingStream.this::evicted);
+        }
+
+        Dispatch await() throws SchedulingException {
+            try {
+                done.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                leaveQueue();
+                throw new SchedulingException(503, "flow controller shutting down: the picker is stopping",
+                        "rejected-shutting-down");
+            }
+            if (failed != null) {
+                throw failed;
+            }
+            if (refused != null) {
+                throw refused;
+            }
+            return placed;
+        }
+    }
+
+    /**
+     * Flow control evicted this placed request for a more important one. Before the pod's response began the
+     * gateway answers 429 ({@code evicted}) at the response's first message; after, the stream is broken off, which
+     * makes Envoy reset the request.
+     */
+    private void evicted() {
+        if (finished) {
+            return;
+        }
+        if (!responseStarted) {
+            evictPending = true;
+            return;
+        }
+        finish(Outcome.Cause.ERROR);
+        close(Status.ABORTED.withDescription("request evicted by flow control"));
+    }
+
+    /**
      * The destination (and fallbacks), the body's length, the headers pre-request plugins set (P/D's prefiller); the
      * client's copies of headers that stop at the router are removed.
      */
@@ -335,6 +465,11 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
     }
 
     private void responseHeaders(HttpHeaders h) {
+        responseStarted = true;
+        if (evictPending) {
+            refuse(OpenAiError.rateLimited("request evicted by flow control"), SchedulingException.EVICTED);
+            return;
+        }
         HeaderMutation.Builder m = HeaderMutation.newBuilder();
         if (response != null) {
             m.addSetHeaders(EnvoyHeaders.set(POD_HEADER, dispatch.target().name()));
@@ -400,6 +535,10 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
             return;
         }
         finished = true;
+        Ticket t = ticket;
+        if (t != null) {
+            t.end();
+        }
         Dispatch d = dispatch;
         if (d == null) {
             return;

@@ -107,6 +107,16 @@ final class Replies {
                 .build();
     }
 
+    /**
+     * Only {@code override_message_timeout}: the picker needs longer than Envoy's {@code message_timeout} for this
+     * message (the request waits in flow control). Envoy restarts its timer with it when its filter sets a
+     * {@code max_message_timeout} at least as long, and ignores it otherwise.
+     */
+    static ProcessingResponse extendTimeout(java.time.Duration timeout) {
+        return ProcessingResponse.newBuilder().setOverrideMessageTimeout(com.google.protobuf.Duration.newBuilder()
+                .setSeconds(timeout.toSeconds()).setNanos(timeout.toNanosPart())).build();
+    }
+
     static ProcessingResponse requestTrailers() {
         return ProcessingResponse.newBuilder().setRequestTrailers(TrailersResponse.getDefaultInstance()).build();
     }

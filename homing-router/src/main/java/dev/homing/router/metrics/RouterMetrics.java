@@ -2,6 +2,7 @@ package dev.homing.router.metrics;
 
 import dev.homing.core.director.ResponseAffinity;
 import dev.homing.core.endpoint.EndpointPool;
+import dev.homing.core.flowcontrol.FlowStat;
 import dev.homing.core.plugins.prefix.approx.ApproxPrefixCacheProducer;
 import dev.homing.core.precise.KvEventFeed;
 import dev.homing.router.outlier.PodHealth;
@@ -34,8 +35,10 @@ public final class RouterMetrics {
     private final KvEventMetrics kvEvents;
     private final ReloadMetrics configReloads;
     private final ReloadMetrics endpointsReloads;
+    private final String poolName;
 
     public RouterMetrics(String poolName, EndpointPool pool) {
+        this.poolName = poolName;
         this.requests = new RequestMetrics(registry);
         this.pool = new PoolMetrics(registry, poolName, pool);
         this.kvEvents = new KvEventMetrics(registry);
@@ -62,6 +65,11 @@ public final class RouterMetrics {
 
     public RequestMetrics requests() {
         return requests;
+    }
+
+    /** Flow control's metrics, the queue gauges reading {@code flows}; registered once. */
+    public FlowMetrics flowControl(Supplier<List<FlowStat>> flows) {
+        return new FlowMetrics(registry, poolName, flows);
     }
 
     /** The pool's endpoints and their scrapes. */

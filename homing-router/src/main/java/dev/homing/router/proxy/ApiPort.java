@@ -5,6 +5,7 @@ import dev.homing.core.director.Director;
 import dev.homing.core.endpoint.Endpoint;
 import dev.homing.core.time.Ticker;
 import dev.homing.router.auth.Access;
+import dev.homing.router.flow.FlowGate;
 import dev.homing.router.http.RequestIntake;
 import dev.homing.router.metrics.RequestMetrics;
 import dev.homing.router.outlier.PodHealth;
@@ -76,7 +77,7 @@ public final class ApiPort implements AutoCloseable {
      */
     public ApiPort(Settings settings, Director director, EndpointCatalog catalog, RequestIntake intake,
                    PodHealth health, RequestMetrics metrics, Ticker ticker, Function<Decision, String> explainer,
-                   BooleanSupplier mayBlock, Access access) {
+                   BooleanSupplier mayBlock, Access access, FlowGate flow) {
         this.settings = settings;
         this.loops = EventLoops.group(Math.max(1, settings.eventLoops()), "homing-api");
         this.pods = new PodChannels(settings.connectTimeout(), UpstreamClient.DEFAULT_MAX_IDLE_PER_POD,
@@ -84,7 +85,7 @@ public final class ApiPort implements AutoCloseable {
         this.context = new ProxyContext(director, catalog, intake, pods, health,
                 new RetryBudget(settings.retryBudget()), metrics, ticker, Math.max(1, settings.maxAttempts()),
                 settings.responseTimeout().toMillis(), settings.idleTimeout().toMillis(), explainer, mayBlock,
-                DECISION_THREADS, access, () -> draining);
+                DECISION_THREADS, access, () -> draining, flow);
         this.clients = new DefaultChannelGroup("homing-api-clients", GlobalEventExecutor.INSTANCE);
         this.models = new ModelsHandler(catalog);
     }

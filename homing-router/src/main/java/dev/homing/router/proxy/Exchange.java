@@ -3,6 +3,8 @@ package dev.homing.router.proxy;
 import dev.homing.core.director.Decision;
 import dev.homing.core.director.Dispatch;
 import dev.homing.core.endpoint.EndpointState;
+import dev.homing.core.flowcontrol.Ticket;
+import dev.homing.core.flowcontrol.Waiter;
 import dev.homing.core.framework.request.InferenceRequest;
 import dev.homing.core.framework.requestcontrol.Outcome;
 import dev.homing.core.framework.scheduling.SchedulingException;
@@ -78,7 +80,7 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
 
     private static final System.Logger LOG = System.getLogger(Exchange.class.getName());
 
-    private enum State { DECIDING, CONNECTING, SENT, DONE }
+    private enum State { QUEUED, DECIDING, CONNECTING, SENT, DONE }
 
     private final ProxyContext px;
     private final ClientConnection client;
@@ -99,6 +101,10 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
     private InferenceRequest request;
     private boolean started;
     private Dispatch dispatch;
+    /** Its place in flow control, from its first attempt to its end; null when flow control is off. */
+    private Ticket ticket;
+    /** Flow control evicted it before it reached its pod: it ends there with a 429. */
+    private boolean evictPending;
     private EndpointState pod;
     /** The pod's {@code host:port}, made once: every step of an attempt names it. */
     private String address;
@@ -149,24 +155,95 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
         px.retries().started();
     }
 
-    /** Decides where the request goes, then sends it; on the loop. */
+    /**
+     * Decides where the request goes, then sends it; on the loop. Under flow control the request is judged first and
+     * put through the queues once (a retry on another pod does not queue again).
+     */
     void start() {
+        state = State.DECIDING;
+        if (ticket == null && px.flow() != null && px.flow().active()) {
+            if (request == null) {
+                Decided judged = judge();
+                if (judged != null) {
+                    decided(judged);
+                    return;
+                }
+            }
+            enqueue();
+            return;
+        }
+        place();
+    }
+
+    /** Puts the parsed request through flow control: it goes at once, is refused, or waits its turn. */
+    private void enqueue() {
+        Ticket t = px.flow().enqueue(request, body.length, new Queued());
+        if (t == null) { // flow control was turned off meanwhile
+            place();
+            return;
+        }
+        ticket = t;
+        if (t.refusal() != null) {
+            decided(refusal(t.refusal()));
+        } else if (t.admittedAtOnce()) {
+            place();
+        } else {
+            state = State.QUEUED;
+        }
+    }
+
+    /** What flow control decides for a waiting request; called off the loop (the dispatcher's thread, mostly). */
+    private final class Queued implements Waiter {
+        @Override
+        public void admitted() {
+            // placed here, before the next dispatch cycle reads the pool's saturation: the load it adds is counted
+            hand(decide());
+        }
+
+        @Override
+        public void refused(SchedulingException why) {
+            onLoop(() -> {
+                if (state == State.QUEUED) {
+                    decided(refusal(why));
+                }
+            });
+        }
+
+        @Override
+        public void evict() {
+            onLoop(Exchange.this::evicted);
+        }
+    }
+
+    private void onLoop(Runnable task) {
+        try {
+            loop.execute(task);
+        } catch (RejectedExecutionException e) {
+            // the port is closing; the exchange is ended with its connection
+        }
+    }
+
+    /** A decision made off the loop goes back to it; if no loop takes it (the port is closing), its load is freed. */
+    private void hand(Decided d) {
+        try {
+            loop.execute(() -> decided(d));
+        } catch (RejectedExecutionException e) {
+            if (d.dispatch() != null) {
+                d.dispatch().close();
+            }
+            if (ticket != null) {
+                ticket.end();
+            }
+        }
+    }
+
+    private void place() {
         state = State.DECIDING;
         if (!px.mayBlock().getAsBoolean()) {
             decided(decide());
             return;
         }
-        px.offLoop().execute(() -> {
-            Decided d = decide();
-            try {
-                loop.execute(() -> decided(d));
-            } catch (RejectedExecutionException e) {
-                // the port is closing: no loop will take this request on, so its load is released here
-                if (d.dispatch() != null) {
-                    d.dispatch().close();
-                }
-            }
-        });
+        px.offLoop().execute(() -> hand(decide()));
     }
 
     /** @param droppedReason llm-d's {@code x-llm-d-request-dropped-reason} for a refusal, or null */
@@ -176,18 +253,31 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
         }
     }
 
+    /** Parses the request, once; the error to answer with, or null. */
+    private Decided judge() {
+        RequestIntake.Result in = px.intake().parseOwned(api, path, body, headers);
+        if (in.error() != null) {
+            return new Decided(null, in.error(), null);
+        }
+        request = in.request();
+        body = in.body();
+        px.metrics().requestStarted(request.model(), request.targetModel());
+        started = true;
+        return null;
+    }
+
+    private static Decided refusal(SchedulingException e) {
+        return new Decided(null, OpenAiError.refused(e.status(), e.getMessage()), null, e.droppedReason());
+    }
+
     /** Judges the request (the first time) and places it; on any thread. */
     private Decided decide() {
         try {
             if (request == null) {
-                RequestIntake.Result in = px.intake().parseOwned(api, path, body, headers);
-                if (in.error() != null) {
-                    return new Decided(null, in.error(), null);
+                Decided judged = judge();
+                if (judged != null) {
+                    return judged;
                 }
-                request = in.request();
-                body = in.body();
-                px.metrics().requestStarted(request.model(), request.targetModel());
-                started = true;
             }
             String model = request.targetModel();
             long t0 = px.ticker().nanos();
@@ -198,9 +288,7 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
                 px.metrics().scheduled(true, (px.ticker().nanos() - t0) / 1e9);
             } catch (SchedulingException e) {
                 px.metrics().scheduled(false, (px.ticker().nanos() - t0) / 1e9);
-                return failedPods.isEmpty()
-                        ? new Decided(null, OpenAiError.refused(e.status(), e.getMessage()), null, e.droppedReason())
-                        : new Decided(null, unreachable(), null);
+                return failedPods.isEmpty() ? refusal(e) : new Decided(null, unreachable(), null);
             }
             try {
                 String explained = "true".equalsIgnoreCase(request.header(EXPLAIN_HEADER))
@@ -224,8 +312,11 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
         }
         dispatch = d.dispatch();
         explain = d.explain();
-        if (clientGone) {
-            endDispatch(Outcome.Cause.CLIENT_DISCONNECT);
+        if (clientGone || evictPending) {
+            endDispatch(clientGone ? Outcome.Cause.CLIENT_DISCONNECT : Outcome.Cause.ERROR);
+            if (!clientGone) {
+                respond(EVICTED, SchedulingException.EVICTED);
+            }
             finish();
             return;
         }
@@ -237,9 +328,12 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
 
     @Override
     public void borrowed(Channel ch, boolean pooled) {
-        if (clientGone) {
+        if (clientGone || evictPending) {
             px.pods().release(ch, address); // nothing was sent on it
-            endDispatch(Outcome.Cause.CLIENT_DISCONNECT);
+            endDispatch(clientGone ? Outcome.Cause.CLIENT_DISCONNECT : Outcome.Cause.ERROR);
+            if (!clientGone) {
+                respond(EVICTED, SchedulingException.EVICTED);
+            }
             finish();
             return;
         }
@@ -549,12 +643,47 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
         finish();
     }
 
+    private static final OpenAiError EVICTED = OpenAiError.rateLimited("request evicted by flow control");
+
+    /**
+     * Flow control evicted this dispatched request for a more important one: the pod's connection is closed (which
+     * aborts it there) and the client told, a 429 ({@code evicted}) if nothing was answered yet, else an error event
+     * ending the stream, else a cut body.
+     */
+    private void evicted() {
+        if (state == State.DONE || clientGone) {
+            return;
+        }
+        if (state != State.SENT) {
+            evictPending = true; // deciding or connecting: the step under way ends it
+            return;
+        }
+        dropChannel();
+        if (held != null) {
+            held.release();
+            held = null;
+        }
+        if (!responding) {
+            respond(EVICTED, SchedulingException.EVICTED);
+        } else if (sse) {
+            write(new DefaultLastHttpContent(Unpooled.wrappedBuffer(Responses.sseError(EVICTED))));
+        } else {
+            ctx.close();
+        }
+        endDispatch(Outcome.Cause.ERROR);
+        finish();
+    }
+
     /** The client's connection closed: the pod's is closed too, which aborts the request there. */
     void clientGone() {
         if (clientGone || state == State.DONE) {
             return;
         }
         clientGone = true;
+        if (state == State.QUEUED) {
+            ticket.cancel(); // it leaves the queue; its waiter ends the exchange (or, just admitted, the decision does)
+            return;
+        }
         if (state == State.SENT) {
             dropChannel();
             endDispatch(Outcome.Cause.CLIENT_DISCONNECT);
@@ -664,6 +793,9 @@ final class Exchange implements PodListener, PodChannels.Borrowed {
         }
         state = State.DONE;
         cancelTimeout();
+        if (ticket != null) {
+            ticket.end();
+        }
         px.retries().ended(retriesHeld);
         retriesHeld = 0;
         if (held != null) {

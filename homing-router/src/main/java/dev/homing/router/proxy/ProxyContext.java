@@ -4,6 +4,7 @@ import dev.homing.core.director.Decision;
 import dev.homing.core.director.Director;
 import dev.homing.core.time.Ticker;
 import dev.homing.router.auth.Access;
+import dev.homing.router.flow.FlowGate;
 import dev.homing.router.http.RequestIntake;
 import dev.homing.router.metrics.RequestMetrics;
 import dev.homing.router.outlier.PodHealth;
@@ -30,5 +31,6 @@ import java.util.function.Function;
 record ProxyContext(Director director, EndpointCatalog catalog, RequestIntake intake, PodChannels pods,
                     PodHealth health, RetryBudget retries, RequestMetrics metrics, Ticker ticker, int maxAttempts,
                     long responseTimeoutMillis, long idleTimeoutMillis, Function<Decision, String> explainer,
-                    BooleanSupplier mayBlock, Executor offLoop, Access access, BooleanSupplier draining) {
+                    BooleanSupplier mayBlock, Executor offLoop, Access access, BooleanSupplier draining,
+                    FlowGate flow) {
 }

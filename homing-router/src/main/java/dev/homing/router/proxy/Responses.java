@@ -36,7 +36,11 @@ final class Responses {
 
     /** The event that ends a stream the pod broke off: clients of OpenAI's SSE read an error event so. */
     static byte[] sseError(String message) {
-        OpenAiError e = OpenAiError.badGateway(message);
+        return sseError(OpenAiError.badGateway(message));
+    }
+
+    /** An error event ending a stream. */
+    static byte[] sseError(OpenAiError e) {
         return ("data: " + new String(e.toJson(), StandardCharsets.UTF_8) + "\n\n").getBytes(StandardCharsets.UTF_8);
     }
 }
