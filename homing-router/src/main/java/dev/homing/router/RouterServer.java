@@ -30,6 +30,7 @@ import dev.homing.router.discovery.EndpointsFile;
 import dev.homing.router.discovery.FileDiscovery;
 import dev.homing.router.discovery.KubernetesApi;
 import dev.homing.router.discovery.KubernetesDiscovery;
+import dev.homing.router.discovery.KubernetesObjectives;
 import dev.homing.router.discovery.StaticDiscovery;
 import dev.homing.router.election.LeaderElection;
 import dev.homing.router.explain.DecisionJson;
@@ -59,6 +60,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -92,6 +94,8 @@ public final class RouterServer implements AutoCloseable {
     private final PickerHealth pickerHealth;
     private final PodHealth podHealth;
     private volatile FlowGate flow;
+    /** The objectives and model rewrites requests are read with now: the file's, else the cluster's, else none. */
+    private final Supplier<Objectives> objectives;
     /** The policy running asks for tokens, so a decision may block: see {@link #asksForTokens}. */
     private volatile boolean tokensAsked;
     /** Every part runs: readiness waits for it as well as for the pool (under this). */
@@ -150,8 +154,8 @@ public final class RouterServer implements AutoCloseable {
                     options.modelsInterval(), ticker, (e, ok, nanos) -> metrics.pool().scraped(e, ok),
                     this::metricsExtractor), MetricsScraper::start);
             // intake and the data plane: from a client's request to a pod and back
-            // objectives: priorities and model rewrites, from a file followed as it changes
-            Supplier<Objectives> objectives = objectives(options, parts);
+            // objectives: priorities and model rewrites, from a file followed as it changes, else the cluster's
+            Supplier<Objectives> objectives = this.objectives = objectives(options, parts, kubernetes);
             RequestIntake intake = new RequestIntake(catalog, options.maxBodyBytes(), objectives,
                     new SplittableRandom(options.seed() ^ 0x5DEECE66DL), metrics.requests()::rewriteDecision);
             // admin, then the API: a router takes requests only once all else runs
@@ -210,10 +214,21 @@ public final class RouterServer implements AutoCloseable {
         }
     }
 
-    /** The objectives file's resources, followed as it changes; none without one. */
-    private static Supplier<Objectives> objectives(RouterOptions o, Lifecycle parts) throws ConfigException {
+    /**
+     * The objectives file's resources, followed as it changes; else, following an InferencePool, the cluster's
+     * InferenceObjectives and InferenceModelRewrites for it, watched; else none. A file replaces the cluster's: they
+     * are not watched then (nor need the RBAC to be).
+     */
+    private static Supplier<Objectives> objectives(RouterOptions o, Lifecycle parts, KubernetesApi kubernetes)
+            throws ConfigException {
         if (o.objectivesFile() == null) {
-            return () -> Objectives.NONE;
+            if (kubernetes == null || !o.kubernetes().followsInferencePool()) {
+                return () -> Objectives.NONE;
+            }
+            AtomicReference<Objectives> cluster = new AtomicReference<>(Objectives.NONE);
+            parts.add(new KubernetesObjectives(kubernetes, o.kubernetes(), KubernetesDiscovery.DEFAULT_RESYNC,
+                    cluster::set), KubernetesObjectives::start);
+            return cluster::get;
         }
         ReloadingFile<Objectives> file = ReloadingFile.load(o.objectivesFile(), "objectives",
                 ObjectiveResources::parseFile);
@@ -384,6 +399,11 @@ public final class RouterServer implements AutoCloseable {
     }
 
     /** Where the endpoints come from. */
+    /** The objectives and model rewrites requests are read with now. */
+    public Objectives objectives() {
+        return objectives.get();
+    }
+
     public Discovery discovery() {
         return discovery;
     }

@@ -126,7 +126,7 @@ public final class KubernetesDiscovery implements Discovery {
     }
 
     /** The innermost cause, which says what happened (a refused connection, a 403), not where it was wrapped. */
-    private static String cause(Throwable t) {
+    static String cause(Throwable t) {
         Throwable c = t;
         while (c.getCause() != null && c.getCause() != c) {
             c = c.getCause();

@@ -28,6 +28,9 @@ public final class DecisionJson {
         ObjectNode out = JSON.createObjectNode();
         out.put("model", decision.cycle().request().model());
         out.put("targetModel", decision.cycle().request().targetModel());
+        // the objective named (x-gateway-inference-objective) and the priority it gave: 0 for none or an unknown one
+        out.put("objective", decision.cycle().request().objective());
+        out.put("priority", decision.cycle().request().priority());
         out.put("primaryProfile", r.primaryProfile());
         out.set("target", endpoint(r.target()));
         PrefixMatch match = decision.cycle().get(PrefixMatch.KEY);

@@ -57,8 +57,29 @@ public final class ObjectiveResources {
     private static final Set<String> TARGET = Set.of("modelRewrite", "weight");
     private static final int MAX_WEIGHT = 1_000_000;
 
-    /** One resource read: an objective or a rewrite, and the pool its {@code spec.poolRef} names. */
-    public record Resource(InferenceObjective objective, ModelRewrite rewrite, String pool) {
+    /**
+     * One resource read: an objective or a rewrite, and the pool its {@code spec.poolRef} names.
+     *
+     * @param poolGroup {@code spec.poolRef.group}, null when not given (the CRD's default is
+     *                  {@code inference.networking.k8s.io}, which an API server fills in)
+     * @param poolKind  {@code spec.poolRef.kind}, null when not given (the CRD's default is {@code InferencePool})
+     */
+    public record Resource(InferenceObjective objective, ModelRewrite rewrite, String pool, String poolGroup,
+                           String poolKind) {
+
+        /** The resource's name (its {@code metadata.name}). */
+        public String name() {
+            return objective != null ? objective.name() : rewrite.name();
+        }
+
+        /** Its kind: {@link #OBJECTIVE} or {@link #REWRITE}. */
+        public String kind() {
+            return objective != null ? OBJECTIVE : REWRITE;
+        }
+    }
+
+    /** A pool reference: {@code spec.poolRef}'s name, and its group and kind when given. */
+    private record PoolRef(String name, String group, String kind) {
     }
 
     private ObjectiveResources() {
@@ -71,7 +92,7 @@ public final class ObjectiveResources {
         Map<String, Integer> seen = new HashMap<>();
         for (ConfigNode doc : YamlReader.readAll(text, source)) {
             Resource r = resource(source, doc);
-            String key = (r.objective() != null ? OBJECTIVE : REWRITE) + "/" + name(r);
+            String key = r.kind() + "/" + r.name();
             Integer before = seen.putIfAbsent(key, doc.line());
             if (before != null) {
                 throw new ConfigException(source, doc.line(), key + " is already defined at line " + before);
@@ -85,8 +106,12 @@ public final class ObjectiveResources {
         return Objectives.of(objectives, rewrites);
     }
 
-    private static String name(Resource r) {
-        return r.objective() != null ? r.objective().name() : r.rewrite().name();
+    /**
+     * One object as the cluster's API server gives it, as JSON (a watched resource serialised): read as a document of
+     * the file is, its metadata and status not judged.
+     */
+    public static Resource fromJson(String source, String json) throws ConfigException {
+        return resource(source, YamlReader.read(json, source, "a resource"));
     }
 
     /** One resource (a document of the file, or an object from the cluster as JSON, which is YAML too). */
@@ -111,8 +136,9 @@ public final class ObjectiveResources {
         return switch (kind) {
             case OBJECTIVE -> {
                 MappingReader spec = MappingReader.of(source, what + " spec", specNode, OBJECTIVE_SPEC);
-                yield new Resource(new InferenceObjective(name, priority(source, spec, what)), null,
-                        pool(source, spec, what));
+                PoolRef pool = pool(source, spec, what);
+                yield new Resource(new InferenceObjective(name, priority(source, spec, what)), null, pool.name(),
+                        pool.group(), pool.kind());
             }
             case REWRITE -> {
                 MappingReader spec = MappingReader.of(source, what + " spec", specNode, REWRITE_SPEC);
@@ -121,7 +147,8 @@ public final class ObjectiveResources {
                 for (int i = 0; i < items.size(); i++) {
                     rules.add(rule(source, items.get(i), what + " rules[" + i + "]"));
                 }
-                yield new Resource(null, new ModelRewrite(name, rules), pool(source, spec, what));
+                PoolRef pool = pool(source, spec, what);
+                yield new Resource(null, new ModelRewrite(name, rules), pool.name(), pool.group(), pool.kind());
             }
             default -> throw new ConfigException(source, top.line("kind"), "kind '" + kind + "' is neither "
                     + OBJECTIVE + " nor " + REWRITE);
@@ -144,12 +171,13 @@ public final class ObjectiveResources {
         return p.intValue();
     }
 
-    private static String pool(String source, MappingReader spec, String what) throws ConfigException {
+    private static PoolRef pool(String source, MappingReader spec, String what) throws ConfigException {
         ConfigNode ref = spec.node("poolRef");
         if (ref == null) {
             throw new ConfigException(source, spec.line(), what + " needs spec.poolRef (the CRD requires it)");
         }
-        return MappingReader.of(source, what + " poolRef", ref, POOL_REF).string("name", true);
+        MappingReader r = MappingReader.of(source, what + " poolRef", ref, POOL_REF);
+        return new PoolRef(r.string("name", true), r.string("group", false), r.string("kind", false));
     }
 
     private static RewriteRule rule(String source, ConfigNode node, String what) throws ConfigException {

@@ -3,6 +3,7 @@ package dev.homing.router.discovery;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.homing.core.endpoint.EndpointState;
 import dev.homing.core.plugins.prefix.approx.ApproxPrefixCacheProducer;
 import dev.homing.router.RouterOptions;
@@ -202,6 +203,93 @@ class KubernetesDiscoveryIT {
             await().atMost(FOLLOWS).until(() -> router.kvEvents().dialedPods().isEmpty());
             assertThat(router.health().ready()).as("an empty pool is still a synced one").isTrue();
         }
+    }
+
+    @Test
+    void thePoolsInferenceObjectivesAndModelRewritesInTheClusterAreWhatRequestsAreReadWith() throws Exception {
+        int port = freePortOnBoth();
+        try (MockApiServer api = MockApiServer.start(dir); SimPod a = pod("a", "127.0.0.2", port, false);
+             HttpJson http = new HttpJson();
+             RouterServer router = RouterServer.start(options(api, KubernetesPool.inferencePool(
+                     MockApiServer.NAMESPACE, "qwen", null, Map.of()), o -> { }))) {
+            api.create(MockApiServer.inferencePool("qwen", Map.of("app", "vllm"), List.of(port)));
+            api.create(MockApiServer.pod("pod-a", "127.0.0.2", true, DECODE, Map.of()));
+            await().atMost(START).until(() -> names(router).equals(List.of("pod-a"))
+                    && router.catalog().status("pod-a").modelsKnown());
+            // no rewrite yet: a model no pod serves is refused
+            assertThat(http.post(url(router, "/v1/completions"), completion("food-review")).statusCode())
+                    .isEqualTo(404);
+            assertThat(schedule(http, router, "critical").path("priority").asInt()).isZero();
+
+            api.resources(KubernetesObjectives.OBJECTIVES).resource(MockApiServer.objective("critical", "qwen", null,
+                    10)).create();
+            api.resources(KubernetesObjectives.OBJECTIVES).resource(MockApiServer.objective("theirs", "llama", null,
+                    -1)).create();
+            api.resources(KubernetesObjectives.REWRITES).resource(MockApiServer.rewrite("canary", "qwen",
+                    "food-review", MODEL)).create();
+            await().atMost(FOLLOWS).until(() -> router.objectives().priority("critical") == 10
+                    && router.objectives().rewrites().size() == 1);
+            // a request naming the objective has its priority (the decision says so); another pool's is 0
+            JsonNode decision = schedule(http, router, "critical");
+            assertThat(decision.path("objective").asText()).isEqualTo("critical");
+            assertThat(decision.path("priority").asInt()).isEqualTo(10);
+            assertThat(schedule(http, router, "theirs").path("priority").asInt()).isZero();
+            // the rule sends food-review as the pod's model, and the answer names the model asked
+            HttpResponse<String> rewritten = http.post(url(router, "/v1/completions"), completion("food-review"));
+            assertThat(rewritten.statusCode()).as(rewritten.body()).isEqualTo(200);
+            assertThat(HttpJson.json(rewritten).path("model").asText()).isEqualTo("food-review");
+
+            // edited and deleted in the cluster: followed
+            api.resources(KubernetesObjectives.OBJECTIVES).withName("critical").edit(o -> {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> spec = (Map<String, Object>) o.getAdditionalProperties().get("spec");
+                spec.put("priority", 3);
+                return o;
+            });
+            await().atMost(FOLLOWS).until(() -> schedule(http, router, "critical").path("priority").asInt() == 3);
+            api.resources(KubernetesObjectives.REWRITES).withName("canary").delete();
+            await().atMost(FOLLOWS).until(() -> router.objectives().rewrites().isEmpty());
+            assertThat(http.post(url(router, "/v1/completions"), completion("food-review")).statusCode())
+                    .isEqualTo(404);
+        }
+    }
+
+    @Test
+    void anObjectivesFileReplacesTheClustersObjectives() throws Exception {
+        Path file = java.nio.file.Files.writeString(dir.resolve("objectives.yaml"), """
+                apiVersion: inference.networking.x-k8s.io/v1alpha2
+                kind: InferenceObjective
+                metadata: {name: critical}
+                spec: {priority: 3, poolRef: {name: qwen}}
+                """);
+        try (MockApiServer api = MockApiServer.start(dir)) {
+            api.create(MockApiServer.inferencePool("qwen", Map.of("app", "vllm"), List.of(8000)));
+            api.resources(KubernetesObjectives.OBJECTIVES).resource(MockApiServer.objective("critical", "qwen", null,
+                    10)).create();
+            api.resources(KubernetesObjectives.OBJECTIVES).resource(MockApiServer.objective("batch", "qwen", null,
+                    -1)).create();
+            try (RouterServer router = RouterServer.start(options(api, KubernetesPool.inferencePool(
+                    MockApiServer.NAMESPACE, "qwen", null, Map.of()), o -> o.objectivesFile = file))) {
+                await().atMost(START).until(() -> router.discovery().synced());
+                // the cluster's are not merged in, now or once they could have been listed
+                await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(3)).until(() ->
+                        router.objectives().priority("critical") == 3 && router.objectives().get("batch") == null);
+            }
+        }
+    }
+
+    private static String completion(String model) {
+        return "{\"model\":\"" + model + "\",\"prompt\":\"Say something about food.\",\"max_tokens\":3}";
+    }
+
+    /** {@code POST /debug/schedule} for a completion naming {@code objective}: the decision it would make. */
+    private static JsonNode schedule(HttpJson http, RouterServer router, String objective) {
+        HttpResponse<String> res = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                        admin(router, "/debug/schedule"))).header("content-type", "application/json")
+                .header("x-gateway-inference-objective", objective)
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(completion(MODEL))).build());
+        assertThat(res.statusCode()).as(res.body()).isEqualTo(200);
+        return HttpJson.json(res);
     }
 
     @Test

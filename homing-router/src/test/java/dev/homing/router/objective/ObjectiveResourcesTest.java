@@ -76,4 +76,26 @@ class ObjectiveResourcesTest {
         assertThatThrownBy(() -> ObjectiveResources.parseFile("o.yaml", FILE + "---\n" + FILE.split("---\n")[0]))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("already defined at line 1");
     }
+
+    @Test
+    void anObjectAsTheApiServerGivesItIsReadWithItsPoolReference() throws ConfigException {
+        ObjectiveResources.Resource r = ObjectiveResources.fromJson("InferenceModelRewrite llm/canary", """
+                {"apiVersion":"inference.networking.x-k8s.io/v1alpha2","kind":"InferenceModelRewrite",
+                 "metadata":{"name":"canary","namespace":"llm","creationTimestamp":"2025-01-01T00:00:00Z",
+                  "managedFields":[{"manager":"kubectl"}],"resourceVersion":"7"},
+                 "spec":{"poolRef":{"group":"inference.networking.k8s.io","kind":"InferencePool","name":"qwen"},
+                  "rules":[{"targets":[{"modelRewrite":"v2","weight":1}]}]},
+                 "status":{"conditions":[]}}""");
+        assertThat(r.kind()).isEqualTo(ObjectiveResources.REWRITE);
+        assertThat(r.name()).isEqualTo("canary");
+        assertThat(r.pool()).isEqualTo("qwen");
+        assertThat(r.poolGroup()).isEqualTo("inference.networking.k8s.io");
+        assertThat(r.poolKind()).isEqualTo("InferencePool");
+        ObjectiveResources.Resource o = ObjectiveResources.fromJson("InferenceObjective llm/batch", """
+                {"apiVersion":"inference.networking.x-k8s.io/v1alpha2","kind":"InferenceObjective",
+                 "metadata":{"name":"batch"},"spec":{"priority":-1,"poolRef":{"name":"qwen"}}}""");
+        assertThat(o.objective().priority()).isEqualTo(-1);
+        assertThat(o.poolGroup()).as("not given: the CRD's default applies").isNull();
+        assertThat(o.poolKind()).isNull();
+    }
 }
