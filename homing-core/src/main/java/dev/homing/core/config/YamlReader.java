@@ -47,13 +47,7 @@ public final class YamlReader {
             }
             return root;
         } catch (JsonProcessingException e) {
-            if (e.getCause() instanceof MarkedYAMLException y && y.getProblemMark() != null) {
-                throw new ConfigException(source, y.getProblemMark().getLine() + 1, "not valid YAML: " + y.getProblem()
-                        + (y.getContext() == null ? "" : " (" + y.getContext() + ")"));
-            }
-            JsonLocation where = e.getLocation();
-            throw new ConfigException(source, where == null ? 0 : where.getLineNr(),
-                    "not valid YAML: " + e.getOriginalMessage());
+            throw invalid(e, source);
         } catch (IOException e) {
             throw new ConfigException(source, 0, "could not be read: " + e.getMessage());
         }
@@ -74,16 +68,21 @@ public final class YamlReader {
             }
             return out;
         } catch (JsonProcessingException e) {
-            if (e.getCause() instanceof MarkedYAMLException y && y.getProblemMark() != null) {
-                throw new ConfigException(source, y.getProblemMark().getLine() + 1, "not valid YAML: " + y.getProblem()
-                        + (y.getContext() == null ? "" : " (" + y.getContext() + ")"));
-            }
-            JsonLocation where = e.getLocation();
-            throw new ConfigException(source, where == null ? 0 : where.getLineNr(),
-                    "not valid YAML: " + e.getOriginalMessage());
+            throw invalid(e, source);
         } catch (IOException e) {
             throw new ConfigException(source, 0, "could not be read: " + e.getMessage());
         }
+    }
+
+    /** A parse error as a config error at its line: SnakeYAML's problem and context when it says them. */
+    private static ConfigException invalid(JsonProcessingException e, String source) {
+        if (e.getCause() instanceof MarkedYAMLException y && y.getProblemMark() != null) {
+            return new ConfigException(source, y.getProblemMark().getLine() + 1, "not valid YAML: " + y.getProblem()
+                    + (y.getContext() == null ? "" : " (" + y.getContext() + ")"));
+        }
+        JsonLocation where = e.getLocation();
+        return new ConfigException(source, where == null ? 0 : where.getLineNr(),
+                "not valid YAML: " + e.getOriginalMessage());
     }
 
     private static ConfigNode value(JsonParser p, JsonToken t, String source) throws IOException, ConfigException {

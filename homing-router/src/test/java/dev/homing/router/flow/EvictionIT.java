@@ -3,7 +3,7 @@ package dev.homing.router.flow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.homing.router.fixtures.AtomicWrite;
+import dev.homing.router.fixtures.TempFiles;
 import dev.homing.router.fixtures.TestCluster;
 import java.io.BufferedReader;
 import java.io.InputStream;
@@ -13,7 +13,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,10 +29,14 @@ class EvictionIT {
 
     @Test
     void aStreamingSheddableRequestIsEvictedForAnImportantOne() throws Exception {
-        Path dir = Files.createTempDirectory("eviction-it");
-        Path config = AtomicWrite.replace(dir.resolve("epp.yaml"), FlowControlIT.CONFIG
-                .replace("  defaultRequestTTL: 4s\n", "  defaultRequestTTL: 20s\n  enableEviction: true\n"));
-        Path objectives = AtomicWrite.replace(dir.resolve("objectives.yaml"), FlowControlIT.OBJECTIVES);
+        try (TempFiles files = TempFiles.create("eviction-it")) {
+            run(files.write("epp.yaml", FlowControlIT.CONFIG
+                .replace("  defaultRequestTTL: 4s\n", "  defaultRequestTTL: 20s\n  enableEviction: true\n")),
+                    files.write("objectives.yaml", FlowControlIT.OBJECTIVES));
+        }
+    }
+
+    private static void run(Path config, Path objectives) throws Exception {
         HttpClient client = HttpClient.newHttpClient();
         try (TestCluster cluster = TestCluster.start(1, b -> b, o -> o.with(x -> {
             x.configFile = config;
@@ -69,10 +72,6 @@ class EvictionIT {
             HttpResponse<String> served = critical.get();
             assertThat(served.statusCode()).as(served.body()).isEqualTo(200);
             await().atMost(Duration.ofSeconds(5)).until(() -> cluster.routerInFlight() == 0);
-        } finally {
-            Files.deleteIfExists(config);
-            Files.deleteIfExists(objectives);
-            Files.deleteIfExists(dir);
         }
     }
 }

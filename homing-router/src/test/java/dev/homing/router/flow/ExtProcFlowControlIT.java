@@ -10,12 +10,11 @@ import static org.awaitility.Awaitility.await;
 import dev.homing.bench.extproc.EnvoyMessages;
 import dev.homing.bench.extproc.ExtProcCall;
 import dev.homing.protocol.metrics.Sample;
-import dev.homing.router.fixtures.AtomicWrite;
+import dev.homing.router.fixtures.TempFiles;
 import dev.homing.router.fixtures.TestCluster;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.grpc.ManagedChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -34,15 +33,15 @@ import org.junit.jupiter.api.Test;
  */
 class ExtProcFlowControlIT {
 
-    private static Path dir;
+    private static TempFiles files;
     private static TestCluster cluster;
     private static ManagedChannel channel;
 
     @BeforeAll
     static void start() throws Exception {
-        dir = Files.createTempDirectory("extproc-flow-it");
-        Path config = AtomicWrite.replace(dir.resolve("epp.yaml"), FlowControlIT.CONFIG.replace("4s", "1500ms"));
-        Path objectives = AtomicWrite.replace(dir.resolve("objectives.yaml"), FlowControlIT.OBJECTIVES);
+        files = TempFiles.create("extproc-flow-it");
+        Path config = files.write("epp.yaml", FlowControlIT.CONFIG.replace("4s", "1500ms"));
+        Path objectives = files.write("objectives.yaml", FlowControlIT.OBJECTIVES);
         cluster = TestCluster.start(1, b -> b, o -> o.with(x -> {
             x.extProcPort = 0;
             x.configFile = config;
@@ -55,12 +54,7 @@ class ExtProcFlowControlIT {
     static void stop() throws Exception {
         channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
         cluster.close();
-        try (var files = Files.list(dir)) {
-            for (Path p : files.toList()) {
-                Files.delete(p);
-            }
-        }
-        Files.delete(dir);
+        files.close();
     }
 
     @AfterEach

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.homing.protocol.metrics.Sample;
-import dev.homing.router.fixtures.AtomicWrite;
 import dev.homing.router.fixtures.HttpJson;
+import dev.homing.router.fixtures.TempFiles;
 import dev.homing.router.fixtures.TestCluster;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -14,7 +14,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -63,15 +62,15 @@ class FlowControlIT {
             spec: {priority: -1, poolRef: {name: homing}}
             """;
 
-    private static Path dir;
+    private static TempFiles files;
     private static TestCluster cluster;
     private static final HttpClient CLIENT = HttpClient.newHttpClient();
 
     @BeforeAll
     static void start() throws Exception {
-        dir = Files.createTempDirectory("flow-it");
-        Path config = AtomicWrite.replace(dir.resolve("epp.yaml"), CONFIG);
-        Path objectives = AtomicWrite.replace(dir.resolve("objectives.yaml"), OBJECTIVES);
+        files = TempFiles.create("flow-it");
+        Path config = files.write("epp.yaml", CONFIG);
+        Path objectives = files.write("objectives.yaml", OBJECTIVES);
         cluster = TestCluster.start(1, b -> b, o -> o.with(x -> {
             x.configFile = config;
             x.objectivesFile = objectives;
@@ -81,12 +80,7 @@ class FlowControlIT {
     @AfterAll
     static void stop() throws Exception {
         cluster.close();
-        try (var files = Files.list(dir)) {
-            for (Path p : files.toList()) {
-                Files.delete(p);
-            }
-        }
-        Files.delete(dir);
+        files.close();
     }
 
     @AfterEach

@@ -8,8 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.homing.bench.extproc.ExtProcCall;
-import dev.homing.router.fixtures.AtomicWrite;
 import dev.homing.router.fixtures.HttpJson;
+import dev.homing.router.fixtures.TempFiles;
 import dev.homing.router.fixtures.TestCluster;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.grpc.ManagedChannel;
@@ -18,7 +18,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -50,16 +49,16 @@ class LegacyAdmissionIT {
               plugins: [{pluginRef: queue-scorer}]
             """;
 
-    private static Path dir;
+    private static TempFiles files;
     private static TestCluster cluster;
     private static ManagedChannel channel;
     private static final HttpClient CLIENT = HttpClient.newHttpClient();
 
     @BeforeAll
     static void start() throws Exception {
-        dir = Files.createTempDirectory("legacy-admission-it");
-        Path config = AtomicWrite.replace(dir.resolve("epp.yaml"), CONFIG);
-        Path objectives = AtomicWrite.replace(dir.resolve("objectives.yaml"), FlowControlIT.OBJECTIVES);
+        files = TempFiles.create("legacy-admission-it");
+        Path config = files.write("epp.yaml", CONFIG);
+        Path objectives = files.write("objectives.yaml", FlowControlIT.OBJECTIVES);
         cluster = TestCluster.start(1, b -> b, o -> o.with(x -> {
             x.extProcPort = 0;
             x.configFile = config;
@@ -72,12 +71,7 @@ class LegacyAdmissionIT {
     static void stop() throws Exception {
         channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
         cluster.close();
-        try (var files = Files.list(dir)) {
-            for (Path p : files.toList()) {
-                Files.delete(p);
-            }
-        }
-        Files.delete(dir);
+        files.close();
     }
 
     private static CompletableFuture<HttpResponse<String>> send(String objective, int maxTokens) {
