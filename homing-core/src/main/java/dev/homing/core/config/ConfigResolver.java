@@ -94,7 +94,7 @@ public final class ConfigResolver {
                         + " and " + EndpointPickerConfig.LEGACY_API_VERSION);
             }
             for (EndpointPickerConfig.FeatureGate gate : config.featureGates()) {
-                if (!KNOWN_GATES.contains(gate.name())) {
+                if (!KNOWN_GATES.contains(gate.gateName())) {
                     warnings.add(ConfigException.location(src, gate.line()) + ": unknown feature gate '" + gate.name()
                             + "' ignored");
                 }

@@ -32,11 +32,26 @@ public record EndpointPickerConfig(String source, String apiVersion, int apiVers
 
     /** One entry of {@code featureGates} and its line. */
     public record FeatureGate(String name, int line) {
+
+        /** The gate it names, without a {@code =true} or {@code =false}. */
+        public String gateName() {
+            int eq = name.indexOf('=');
+            return eq < 0 ? name : name.substring(0, eq);
+        }
     }
 
-    /** Whether {@code featureGates} lists {@code name}. */
+    /**
+     * Whether {@code featureGates} turns {@code name} on: listed as {@code name} or {@code name=true}; the last
+     * mention wins, so {@code name=false} (later llm-d's way to turn a gate off) after it turns it off.
+     */
     public boolean gate(String name) {
-        return featureGates.stream().anyMatch(g -> g.name().equals(name));
+        boolean on = false;
+        for (FeatureGate g : featureGates) {
+            if (g.gateName().equals(name)) {
+                on = !g.name().endsWith("=false");
+            }
+        }
+        return on;
     }
 
     /** The line of the plugin declared as {@code name}; 0 when none is (a plugin the defaults added). */

@@ -114,6 +114,19 @@ class FlowControlConfigTest {
     }
 
     @Test
+    void aGateTurnedOffByNameEqualsFalseIsOff() throws Exception {
+        String off = """
+                apiVersion: llm-d.ai/v1alpha1
+                kind: EndpointPickerConfig
+                featureGates: [flowControl=false]
+                """;
+        ResolvedConfig r = load(off);
+        assertThat(r.flowControl()).isNull();
+        assertThat(r.warnings()).noneMatch(w -> w.contains("unknown feature gate"));
+        assertThat(load(off.replace("=false", "=true")).flowControl()).isNotNull();
+    }
+
+    @Test
     void aBandWithoutAPriorityIsAnError() {
         assertThatThrownBy(() -> load(HEAD + """
                 flowControl:
