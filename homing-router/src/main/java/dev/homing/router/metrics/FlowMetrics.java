@@ -7,6 +7,8 @@ import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -14,6 +16,10 @@ import java.util.function.Supplier;
  * requests waited and how each left, how long dispatch cycles and enqueues take, and what waits now per flow. Names,
  * label names and buckets as llm-d's; the queue gauges carry no model labels, for a flow's queue may hold requests of
  * several models (llm-d labels them by the flow's model; empty here would mislead).
+ *
+ * <p>Fairness ids are the clients' to choose, and a histogram keeps a series per label value for good: past the first
+ * {@link #MAX_FAIRNESS_IDS} ids seen, the histograms count further ones under {@code fairness_id="other"}, so a client
+ * that invents an id per request cannot grow the router's memory without bound (llm-d's can).
  */
 public final class FlowMetrics implements FlowListener {
 
@@ -22,7 +28,11 @@ public final class FlowMetrics implements FlowListener {
     private static final double[] CYCLE_BUCKETS = {0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05,
             0.1};
 
+    static final int MAX_FAIRNESS_IDS = 1000;
+    static final String OTHER = "other";
+
     private final String poolName;
+    private final Set<String> fairnessIds = ConcurrentHashMap.newKeySet();
     private final Histogram queueDuration;
     private final Histogram cycleDuration;
     private final Histogram enqueueDuration;
@@ -58,7 +68,7 @@ public final class FlowMetrics implements FlowListener {
     @Override
     public void left(QueuedRequest request, String outcome, long queuedNanos) {
         var r = request.request();
-        queueDuration.labelValues(r.fairnessId(), Integer.toString(r.priority()), outcome, poolName,
+        queueDuration.labelValues(label(r.fairnessId()), Integer.toString(r.priority()), outcome, poolName,
                 r.model() == null ? "" : r.model(), r.targetModel() == null ? "" : r.targetModel())
                 .observe(queuedNanos / 1e9);
     }
@@ -70,6 +80,17 @@ public final class FlowMetrics implements FlowListener {
 
     /** An enqueue took {@code nanos} and ended as {@code outcome} ({@code Queued}, or how it left at once). */
     public void enqueued(String fairnessId, int priority, String outcome, long nanos) {
-        enqueueDuration.labelValues(fairnessId, Integer.toString(priority), outcome).observe(nanos / 1e9);
+        enqueueDuration.labelValues(label(fairnessId), Integer.toString(priority), outcome).observe(nanos / 1e9);
+    }
+
+    /** The id as a label value: itself while fewer than {@link #MAX_FAIRNESS_IDS} have been seen, else "other". */
+    String label(String fairnessId) {
+        if (fairnessIds.contains(fairnessId)) {
+            return fairnessId;
+        }
+        if (fairnessIds.size() < MAX_FAIRNESS_IDS && fairnessIds.add(fairnessId)) {
+            return fairnessId;
+        }
+        return fairnessIds.contains(fairnessId) ? fairnessId : OTHER;
     }
 }
