@@ -56,16 +56,26 @@ public record InferenceRequest(String requestId, RoutingFields fields, Map<Strin
         return priority < 0;
     }
 
-    /** The objective the request names, or null. */
+    /** The objective the request names ({@code x-gateway-inference-objective}, else the older llm-d name), or null. */
     public String objective() {
-        String v = headers.get(OBJECTIVE_HEADER);
-        return v == null || v.isEmpty() ? null : v;
+        return header(OBJECTIVE_HEADER, "x-llm-d-inference-objective");
     }
 
-    /** The flow the request belongs to ({@code x-gateway-inference-fairness-id}), {@code default-flow} if none. */
+    /**
+     * The flow the request belongs to ({@code x-gateway-inference-fairness-id}, else the older llm-d name),
+     * {@code default-flow} if none.
+     */
     public String fairnessId() {
-        String v = headers.get(FAIRNESS_HEADER);
-        return v == null || v.isEmpty() ? DEFAULT_FAIRNESS_ID : v;
+        String v = header(FAIRNESS_HEADER, "x-llm-d-inference-fairness-id");
+        return v == null ? DEFAULT_FAIRNESS_ID : v;
+    }
+
+    private String header(String name, String older) {
+        String v = headers.get(name);
+        if (v == null || v.isEmpty()) {
+            v = headers.get(older);
+        }
+        return v == null || v.isEmpty() ? null : v;
     }
 
     public String model() {
