@@ -197,7 +197,7 @@ public final class Policies {
      * guide tunes it "for maximum fairness/control"; a default TTL; round-robin or global-strict fairness in every
      * band.
      */
-    static String flowControlled(boolean roundRobin, boolean utilization) {
+    public static String flowControlled(boolean roundRobin, boolean utilization) {
         String text = DefaultConfig.text();
         String detector = utilization ? "utilization-detector" : "concurrency-detector";
         String plugins = (utilization ? "- type: utilization-detector\n  parameters:\n    queueDepthThreshold: 1\n"

@@ -77,7 +77,10 @@ public final class Workloads {
         if (name.equals("overload") && !p.isGiven(Arrivals.QPS) && !p.isGiven(Arrivals.CONCURRENCY)) {
             Map<String, String> withRate = new LinkedHashMap<>(parameters);
             withRate.put(Arrivals.QPS, Overload.rate(p)); // load x capacity_qps
+            Parameters given = p;
             p = new Parameters(spec, withRate);
+            p.note(Overload.LOAD, given.decimal(Overload.LOAD, 0, true));
+            p.note(Overload.CAPACITY_QPS, given.decimal(Overload.CAPACITY_QPS, 0, true));
         }
         long effectiveSeed = p.isGiven("seed") ? p.longInteger("seed") : seed;
         p.note("seed", effectiveSeed);
