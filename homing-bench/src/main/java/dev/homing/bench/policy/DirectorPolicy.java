@@ -13,7 +13,10 @@ import dev.homing.core.endpoint.EndpointPool;
 import dev.homing.core.framework.plugin.PluginContext;
 import dev.homing.core.framework.plugin.SelfReporting;
 import dev.homing.core.framework.request.InferenceRequest;
+import dev.homing.core.flowcontrol.FlowControlSettings;
 import dev.homing.core.framework.requestcontrol.Outcome;
+import dev.homing.core.framework.requestcontrol.SaturationDetector;
+import dev.homing.core.time.Ticker;
 import dev.homing.core.framework.scheduling.SchedulingException;
 import dev.homing.core.learned.LearnedState;
 import dev.homing.core.plugins.BuiltIns;
@@ -42,6 +45,9 @@ final class DirectorPolicy implements Policy {
     private final List<String> pods;
     private final List<SelfReporting> reporting;
     private final Map<String, Integer> podIndex = new HashMap<>();
+    private final FlowControlSettings flowControl;
+    private final SaturationDetector detector;
+    private final Ticker ticker;
 
     /**
      * @param creditUnreflected Homing's accounting of load sent since the last scrape; off reproduces llm-d
@@ -74,6 +80,20 @@ final class DirectorPolicy implements Policy {
         this.precise = resolved.pluginsOf(KvEventFeed.class);
         this.reporting = resolved.pluginsOf(SelfReporting.class);
         this.director = new Director(pool, resolved.policy(), ctx.ticker());
+        this.flowControl = resolved.flowControl();
+        this.detector = resolved.policy().saturationDetector();
+        this.ticker = ctx.ticker();
+    }
+
+    @Override
+    public FlowControlSettings flowControl() {
+        return flowControl;
+    }
+
+    /** As the router's {@code FlowGate} reads it: the config's detector over the pool (every pod is routable here). */
+    @Override
+    public double saturation() {
+        return detector == null ? 0.0 : detector.saturation(pool.snapshot().endpoints(), ticker.nanos());
     }
 
     @Override
@@ -110,7 +130,10 @@ final class DirectorPolicy implements Policy {
         tokens.offer(request.id(), request.tokens());
         Dispatch dispatch;
         try {
-            dispatch = director.dispatch(new InferenceRequest(request.id(), request.fields(), Map.of()));
+            Map<String, String> headers = request.flow() == null ? Map.of()
+                    : Map.of(InferenceRequest.FAIRNESS_HEADER, request.flow());
+            dispatch = director.dispatch(new InferenceRequest(request.id(), request.fields(), headers)
+                    .withPriority(request.priority()));
         } catch (SchedulingException e) {
             throw new PlacementException(429, e.getMessage(), e);
         } finally {

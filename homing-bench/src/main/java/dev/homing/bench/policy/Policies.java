@@ -35,6 +35,25 @@ public final class Policies {
      * the follower each gather 5 ms of changes), so the model errs against the replicas.
      */
     public static final long REPLICATION_LAG_NANOS = 25_000_000;
+    /**
+     * Homing's default with flow control: concurrency-detector at {@link #FLOW_MAX_CONCURRENCY} requests a pod, TTL
+     * 30 s, global-strict fairness.
+     */
+    public static final String HOMING_FLOW_STRICT = "homing-flow-strict";
+    /** As {@link #HOMING_FLOW_STRICT} with the guide's utilization-detector at queueDepthThreshold 1 instead. */
+    public static final String HOMING_FLOW_UTILIZATION = "homing-flow-utilization";
+    /**
+     * The concurrency detector's requests a pod in the flow-control policies: what a Qwen3-32B TP2 pod's KV cache
+     * (19,207 blocks of 16 tokens, 307k tokens) holds at 80 % for the overload workload's mean request (~1,560
+     * tokens: prompt mean 1,400 + output mean 176), rounded: 0.8 x 307k / 1,560 = 158 -> 160.
+     */
+    public static final int FLOW_MAX_CONCURRENCY = 160;
+    /** As {@link #HOMING_FLOW_STRICT}, round-robin fairness between the flows of a band. */
+    public static final String HOMING_FLOW_ROUND_ROBIN = "homing-flow-round-robin";
+    /** Homing's default deaf to priorities and flows: nothing is shed, every request goes to a pod. */
+    public static final String HOMING_NO_ADMISSION = "homing-no-admission";
+    /** The flow-control configs' TTL for a waiting request. */
+    public static final String FLOW_TTL = "30s";
     public static final String SGLANG = "sglang";
     public static final String SGLANG_2025 = "sglang-2025";
     public static final String DYNAMO = "dynamo";
@@ -80,6 +99,15 @@ public final class Policies {
                     + "tenant, else the tenant with the fewest characters"),
             new PolicySpec(AIBRIX_CODE_DEFAULTS, "AIBrix prefix-cache (429c45e) with its code's fallback constants: "
                     + "4-byte blocks, gap > 8 -> least-request, mean + 1 sd"),
+            new PolicySpec(HOMING_FLOW_STRICT, "Homing's default with flow control on (featureGates: [flowControl]):"
+                    + " concurrency-detector maxConcurrency " + FLOW_MAX_CONCURRENCY + " a pod, defaultRequestTTL "
+                    + FLOW_TTL + ", strict priority between bands, global-strict (oldest first) fairness within one"),
+            new PolicySpec(HOMING_FLOW_UTILIZATION, "as homing-flow-strict with the flow-control guide's"
+                    + " utilization-detector at queueDepthThreshold 1 (KV 0.8) as the saturation detector"),
+            new PolicySpec(HOMING_FLOW_ROUND_ROBIN, "as homing-flow-strict with round-robin-fairness-policy between"
+                    + " the flows of a band"),
+            new PolicySpec(HOMING_NO_ADMISSION, "Homing's default blind to priorities and flows: no request is shed,"
+                    + " every one goes to a pod (a router without admission)"),
             new PolicySpec(AIBRIX_MAIN, "AIBrix prefix-cache of current main (01de8a5) with the deployed env: "
                     + "128-byte blocks, max > 2 x (mean + 1) and gap >= 8 -> match only among the least loaded, "
                     + "mean + 2 sd"));
@@ -140,6 +168,14 @@ public final class Policies {
             case LLM_D_PRECISE -> director(name, "llm-d-precise.yaml", false, ctx);
             case LLM_D_ESTIMATED -> director(name, "llm-d-estimated.yaml", false, ctx);
             case HOMING -> new DirectorPolicy(name, DefaultConfig.text(), DefaultConfig.RESOURCE, true, ctx);
+            case HOMING_FLOW_STRICT -> new DirectorPolicy(name, flowControlled(false, false), name + ".yaml", true,
+                    ctx);
+            case HOMING_FLOW_ROUND_ROBIN -> new DirectorPolicy(name, flowControlled(true, false), name + ".yaml", true,
+                    ctx);
+            case HOMING_FLOW_UTILIZATION -> new DirectorPolicy(name, flowControlled(false, true), name + ".yaml",
+                    true, ctx);
+            case HOMING_NO_ADMISSION -> new PriorityBlind(new DirectorPolicy(name, DefaultConfig.text(),
+                    DefaultConfig.RESOURCE, true, ctx));
             case HOMING_PRECISE -> director(name, DefaultConfig.preciseText(), DefaultConfig.PRECISE_RESOURCE, true, ctx);
             case HOMING_REPLICAS -> replicas(name, new LaggedLearnedState(ctx.ticker(), 2, REPLICATION_LAG_NANOS), ctx);
             case HOMING_REPLICAS_UNSHARED -> replicas(name, LaggedLearnedState.unshared(ctx.ticker(), 2), ctx);
@@ -153,6 +189,32 @@ public final class Policies {
             default -> throw new IllegalArgumentException("unknown policy '" + name + "'; known: "
                     + String.join(", ", knownNames()));
         };
+    }
+
+    /**
+     * Homing's default config with flow control and a tight saturation detector: the concurrency detector at
+     * {@link #FLOW_MAX_CONCURRENCY} requests a pod, or the utilization detector's queueDepthThreshold at 1 as llm-d's
+     * guide tunes it "for maximum fairness/control"; a default TTL; round-robin or global-strict fairness in every
+     * band.
+     */
+    public static String flowControlled(boolean roundRobin, boolean utilization) {
+        String text = DefaultConfig.text();
+        String detector = utilization ? "utilization-detector" : "concurrency-detector";
+        String plugins = (utilization ? "- type: utilization-detector\n  parameters:\n    queueDepthThreshold: 1\n"
+                : "- type: concurrency-detector\n  parameters:\n    concurrencyMode: requests\n    maxConcurrency: "
+                + FLOW_MAX_CONCURRENCY + "\n")
+                + (roundRobin ? "- type: round-robin-fairness-policy\n" : "");
+        Matcher m = Pattern.compile("(?m)^plugins:\n").matcher(text);
+        if (!m.find()) {
+            throw new IllegalStateException("the default config has no plugins list");
+        }
+        text = text.substring(0, m.end()) + plugins + text.substring(m.end());
+        String fairness = roundRobin ? "round-robin-fairness-policy" : "global-strict-fairness-policy";
+        return text + (text.endsWith("\n") ? "" : "\n") + "featureGates: [flowControl]\n"
+                + "saturationDetector:\n  pluginRef: " + detector + "\n"
+                + "flowControl:\n  defaultRequestTTL: " + FLOW_TTL + "\n"
+                + "  defaultPriorityBand:\n    fairnessPolicyRef: " + fairness + "\n"
+                + "  defaultNegativePriorityBand:\n    fairnessPolicyRef: " + fairness + "\n";
     }
 
     private static Policy aibrix(AibrixSettings settings, PolicyContext ctx) {

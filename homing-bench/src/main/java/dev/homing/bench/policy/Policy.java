@@ -1,6 +1,7 @@
 package dev.homing.bench.policy;
 
 import dev.homing.core.endpoint.EndpointMetrics;
+import dev.homing.core.flowcontrol.FlowControlSettings;
 import dev.homing.protocol.kvevents.KvCacheEvent;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +44,20 @@ public interface Policy {
     /** What its self-reporting plugins say now, by plugin name (a predictor's error, say); empty for most. */
     default Map<String, Map<String, Double>> pluginReports() {
         return Map.of();
+    }
+
+    /**
+     * Its config's flow control ({@code featureGates: [flowControl]}), or null when requests go straight to
+     * {@link #place} (legacy admission, or no admission at all). With flow control the cluster holds each request in
+     * a {@code FlowController} and places it when admitted, as the router's {@code FlowGate} does.
+     */
+    default FlowControlSettings flowControl() {
+        return null;
+    }
+
+    /** The pool's saturation now as its config's detector reads it (0 when it has none): flow control's gate. */
+    default double saturation() {
+        return 0.0;
     }
 
     /** One engine step's KV-cache events from pod {@code pod}, delivered in order after the transport's lag. */

@@ -11,6 +11,14 @@ import dev.homing.protocol.openai.RoutingFields;
  *
  * @param fields the body's routing fields, or null when the policy does not read bodies
  * @param tokens the token ids the engine will see
+ * @param flow     its fairness id ({@code x-gateway-inference-fairness-id}), or null for none
+ * @param priority its priority (below 0: sheddable)
  */
-public record PolicyRequest(String id, RoutingFields fields, Prompt prompt, int[] tokens, int maxTokens) {
+public record PolicyRequest(String id, RoutingFields fields, Prompt prompt, int[] tokens, int maxTokens, String flow,
+                            int priority) {
+
+    /** A request of no flow and priority 0. */
+    public PolicyRequest(String id, RoutingFields fields, Prompt prompt, int[] tokens, int maxTokens) {
+        this(id, fields, prompt, tokens, maxTokens, null, 0);
+    }
 }

@@ -1,5 +1,7 @@
 package dev.homing.bench.report;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
@@ -74,14 +76,16 @@ public final class JsonReport {
     record Run(String policy, String workload, long wallNanos, List<Double> stageQps, Double hitRateBound,
                Double beladyBound, Double lruBound, String boundName, Double hitRateOfBound, Summary summary,
                PodDiagnostics diagnostics, Map<String, Map<String, Double>> pluginReports,
-               List<StageSummary> stages, List<RequestRecord> records, List<LoadSample> load) {
+               List<StageSummary> stages, @JsonInclude(JsonInclude.Include.NON_NULL) AdmissionSummary admission,
+               List<RequestRecord> records, List<LoadSample> load) {
 
         static Run of(RunSummary s, double infinite, CacheBounds pooled) {
             double bound = pooled != null ? pooled.belady() : infinite;
             return new Run(s.policy(), s.workload(), s.run().wallNanos(), s.run().stageQps(), infinite,
                     pooled == null ? Double.NaN : pooled.belady(), pooled == null ? Double.NaN : pooled.lru(),
                     pooled == null ? "infinite cache" : "Belady", Metric.HIT_VS_BOUND.value(s.total(), bound),
-                    s.total(), s.diagnostics(), s.run().pluginReports(), s.stages(), s.run().records(),
+                    s.total(), s.diagnostics(), s.run().pluginReports(), s.stages(), AdmissionSummary.of(s.run()),
+                    s.run().records(),
                     s.run().load());
         }
     }

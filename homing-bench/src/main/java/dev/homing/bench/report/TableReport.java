@@ -29,6 +29,11 @@ public final class TableReport {
             out.append('\n').append("Workload ").append(w.workload()).append(": ").append(w.boundsLine())
                     .append("; hit rate / bound is against ").append(w.boundName()).append('\n');
             out.append(policyTable(w));
+            String admission = admissionTable(w);
+            if (!admission.isEmpty()) {
+                out.append('\n').append("Admission per flow (seconds; queue: time held in flow control)\n")
+                        .append(admission);
+            }
             out.append('\n').append("Per-pod diagnostics\n").append(diagnosticsTable(w))
                     .append(DiagnosticColumns.NOTE).append('\n');
             String reports = pluginReports(w);
@@ -71,6 +76,45 @@ public final class TableReport {
             table.row(row);
         }
         return table.render();
+    }
+
+    /** Per policy and flow, what admission did; then each run's order and fairness checks. Empty without flows. */
+    static String admissionTable(WorkloadResults w) {
+        TextTable table = new TextTable(List.of("policy", "flow", "priority", "requests", "served", "429", "503",
+                "lost", "TTFT p50", "TTFT p90", "queue p50", "queue p99", "queue max"));
+        StringBuilder checks = new StringBuilder();
+        boolean any = false;
+        for (RunSummary r : w.runs()) {
+            AdmissionSummary a = AdmissionSummary.of(r.run());
+            if (a == null) {
+                continue;
+            }
+            any = true;
+            for (AdmissionSummary.FlowSummary f : a.flows()) {
+                table.row(List.of(r.policy(), f.flow(), Integer.toString(f.priority()), Integer.toString(f.requests()),
+                        Integer.toString(f.served()), Integer.toString(f.shed429()), Integer.toString(f.shed503()),
+                        Integer.toString(f.lost()), seconds(f.ttftP50()), seconds(f.ttftP90()),
+                        seconds(f.queueP50()), seconds(f.queueP99()), seconds(f.queueMax())));
+            }
+            checks.append(r.policy()).append(": dispatches past a waiting higher priority ").append(a.inversions())
+                    .append("; priority >= 0 refused while a sheddable one was dispatched ")
+                    .append(a.refusedWhileShedDispatched());
+            for (AdmissionSummary.Fairness f : a.fairness()) {
+                checks.append("; band ").append(f.priority()).append(" share x k - 1 over ").append(f.windows())
+                        .append(" backlogged 10 s windows: ").append(percent(f.minDeviation())).append(" .. ")
+                        .append(percent(f.maxDeviation()));
+            }
+            checks.append('\n');
+        }
+        return any ? table.render() + checks : "";
+    }
+
+    private static String seconds(double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.3f", v) : "-";
+    }
+
+    private static String percent(double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%+.1f%%", 100 * v) : "-";
     }
 
     private static String diagnosticsTable(WorkloadResults w) {

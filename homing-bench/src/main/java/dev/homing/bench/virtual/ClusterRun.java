@@ -13,7 +13,15 @@ import dev.homing.bench.workload.RequestBodies;
 import dev.homing.bench.workload.Workload;
 import dev.homing.bench.workload.WorkloadRequest;
 import dev.homing.bench.workload.Workloads;
+import dev.homing.bench.result.FlowRecord;
 import dev.homing.core.endpoint.EndpointMetrics;
+import dev.homing.core.flowcontrol.FlowControlSettings;
+import dev.homing.core.flowcontrol.FlowController;
+import dev.homing.core.flowcontrol.FlowListener;
+import dev.homing.core.flowcontrol.Ticket;
+import dev.homing.core.flowcontrol.Waiter;
+import dev.homing.core.framework.request.InferenceRequest;
+import dev.homing.core.framework.scheduling.SchedulingException;
 import dev.homing.protocol.openai.ApiKind;
 import dev.homing.protocol.openai.RequestFormatException;
 import dev.homing.protocol.openai.RequestParser;
@@ -50,12 +58,20 @@ import java.util.function.BiConsumer;
  * and closed-loop requests are sent when their predecessor or a slot frees (a session's turn with a gap, that gap
  * after its predecessor's answer). Deterministic for a seed: the engines'
  * generators derive from it and the pod index, the policy's from it and its name, and nothing reads a wall clock.
+ *
+ * <p>A policy whose config turns flow control on ({@link Policy#flowControl()}) has its requests held as the router's
+ * {@code FlowGate} holds them: each enqueues in a {@link FlowController} on the virtual clock at its arrival, is placed
+ * the instant it is admitted, and ends its ticket when it ends; refusals (429 queues full, 503 TTL) are its answer.
+ * Dispatch cycles run at each arrival, at each request's end, after each scrape, at each waiting request's deadline,
+ * and every millisecond of virtual time while anything waits (the router's dispatcher polls each millisecond).
  */
 final class ClusterRun {
 
     /** vLLM's default chance per token of ending a response that does not ignore EOS (the sim's --eos-probability). */
     static final double EOS_PROBABILITY = 0.02;
     private static final long SECOND = 1_000_000_000L;
+    /** The router's FlowGate runs a dispatch cycle each millisecond while requests wait. */
+    static final long FLOW_CYCLE_NANOS = 1_000_000L;
     private static final Clock EPOCH = Clock.fixed(Instant.EPOCH, ZoneOffset.UTC);
 
     private final Workload workload;
@@ -78,6 +94,10 @@ final class ClusterRun {
     private final boolean[] waitsForPredecessor;
     private final PriorityQueue<Integer> ready = new PriorityQueue<>();
     private final int reportEvery;
+    private final FlowRecord[] flowRecords;
+    private final boolean hasFlows;
+    private final FlowController flowControl;
+    private boolean cyclePending;
     private int inFlight;
     private int finished;
 
@@ -109,6 +129,10 @@ final class ClusterRun {
         this.successor = new int[n];
         this.waitsForPredecessor = new boolean[n];
         this.reportEvery = Math.max(1, n / 100);
+        this.flowRecords = new FlowRecord[n];
+        this.hasFlows = requests.stream().anyMatch(r -> r.flow() != null || r.priority() != 0);
+        FlowControlSettings fc = policy.flowControl();
+        this.flowControl = fc == null ? null : new FlowController(fc, loop::now, FlowListener.NONE);
         linkConversations();
     }
 
@@ -141,7 +165,8 @@ final class ClusterRun {
         }
         progress.accept(policyName, 1.0);
         return new PolicyRun(policyName, workload.name(), Arrays.asList(records), load, workload.stageQps(),
-                System.nanoTime() - wallStart, policy.pluginReports());
+                System.nanoTime() - wallStart, policy.pluginReports(),
+                hasFlows ? Arrays.asList(flowRecords) : List.of());
     }
 
     private void linkConversations() {
@@ -180,30 +205,115 @@ final class ClusterRun {
             throw new IllegalStateException("request " + r.id() + " has no token ids; virtual time needs them");
         }
         RoutingFields fields = null;
-        if (policy.readsBodies()) {
+        byte[] body = null;
+        if (policy.readsBodies() || flowControl != null) {
+            body = RequestBodies.of(r, modelOf(r), tokenIdPrompts);
             try {
                 fields = RequestParser.parse(r.prompt().isChat() ? ApiKind.CHAT_COMPLETIONS : ApiKind.COMPLETIONS,
-                        RequestBodies.of(r, modelOf(r), tokenIdPrompts));
+                        body);
             } catch (RequestFormatException e) {
                 throw new IllegalStateException("request " + r.id() + " makes a body the router refuses", e);
             }
         }
-        Placement placement;
-        try {
-            placement = policy.place(new PolicyRequest(r.id(), fields, r.prompt(), tokens, r.maxTokens()));
-        } catch (PlacementException e) {
-            end(i, new RequestRecord(r.id(), r.stage(), now, null, e.status(), -1, -1, tokens.length, -1, 0));
+        PolicyRequest request = new PolicyRequest(r.id(), fields, r.prompt(), tokens, r.maxTokens(), r.flow(),
+                r.priority());
+        if (flowControl == null) {
+            place(i, now, request, null);
             return;
         }
-        Sent s = new Sent(i, now, placement);
+        Map<String, String> headers = r.flow() == null ? Map.of() : Map.of(InferenceRequest.FAIRNESS_HEADER, r.flow());
+        Held held = new Held(i, now, request);
+        Ticket ticket = flowControl.enqueue(new InferenceRequest(r.id(), fields, headers).withPriority(r.priority()),
+                body.length, held, policy.saturation());
+        held.ticket = ticket;
+        if (ticket.refusal() != null) {
+            held.refused(ticket.refusal());
+        } else if (ticket.admittedAtOnce()) {
+            held.admitted();
+        } else {
+            long ttl = flowControl.settings().defaultTtlNanos();
+            if (ttl > 0) {
+                loop.schedule(now + ttl, this::dispatchCycles); // expiry exactly at the deadline
+            }
+            dispatchCycles(); // the dispatcher wakes on an enqueue
+        }
+    }
+
+    /** Places a request on a pod now (at its arrival, or when flow control admits it) and submits it there. */
+    private void place(int i, long arrival, PolicyRequest request, Ticket ticket) {
+        WorkloadRequest r = requests.get(i);
+        long now = loop.now();
+        long queued = ticket == null ? -1 : now - arrival;
+        int[] tokens = request.tokens();
+        Placement placement;
+        try {
+            placement = policy.place(request);
+        } catch (PlacementException e) {
+            if (ticket != null) {
+                ticket.end();
+            }
+            flowRecords[i] = new FlowRecord(r.flow(), r.priority(), queued, false);
+            end(i, new RequestRecord(r.id(), r.stage(), arrival, null, e.status(), -1, -1, tokens.length, -1, 0));
+            return;
+        }
+        flowRecords[i] = new FlowRecord(r.flow(), r.priority(), queued, true);
+        Sent s = new Sent(i, arrival, placement, ticket);
         SimRequest sim = new SimRequest(r.id(), tokens, r.maxTokens(), r.ignoreEos(), null, 0, null,
                 new ScriptedOutput(outputLength(i, r)));
         try {
             engines[placement.pod()].submit(sim, now, s);
         } catch (IllegalArgumentException e) { // vLLM's 400: too long for the model or the cache
             placement.finished(now);
-            end(i, new RequestRecord(r.id(), r.stage(), now, podNames[placement.pod()], 400, -1, -1, tokens.length,
-                    -1, 0));
+            if (ticket != null) {
+                ticket.end();
+            }
+            end(i, new RequestRecord(r.id(), r.stage(), arrival, podNames[placement.pod()], 400, -1, -1,
+                    tokens.length, -1, 0));
+        }
+    }
+
+    /**
+     * Runs flow control's dispatch cycles now, as the router's dispatcher does, and keeps a cycle each millisecond
+     * while anything waits. Admitted requests are placed inside (their waiters place them before the next cycle).
+     */
+    private void dispatchCycles() {
+        if (flowControl == null) {
+            return;
+        }
+        flowControl.dispatch(policy::saturation);
+        if (flowControl.queued() > 0 && !cyclePending) {
+            cyclePending = true;
+            loop.schedule(loop.now() + FLOW_CYCLE_NANOS, () -> {
+                cyclePending = false;
+                dispatchCycles();
+            });
+        }
+    }
+
+    /** A request in flow control's hands: placed when admitted, answered when refused. */
+    private final class Held implements Waiter {
+        private final int index;
+        private final long arrival;
+        private final PolicyRequest request;
+        private Ticket ticket;
+
+        Held(int index, long arrival, PolicyRequest request) {
+            this.index = index;
+            this.arrival = arrival;
+            this.request = request;
+        }
+
+        @Override
+        public void admitted() {
+            place(index, arrival, request, ticket);
+        }
+
+        @Override
+        public void refused(SchedulingException why) {
+            WorkloadRequest r = requests.get(index);
+            flowRecords[index] = new FlowRecord(r.flow(), r.priority(), loop.now() - arrival, false);
+            end(index, new RequestRecord(r.id(), r.stage(), arrival, null, why.status(), -1, -1,
+                    r.prompt().tokens().length, -1, 0));
         }
     }
 
@@ -227,6 +337,13 @@ final class ClusterRun {
     /** Bookkeeping of a request's end; sends what it was holding back, as an action at this instant. */
     private void end(int i, RequestRecord record) {
         records[i] = record;
+        if (flowRecords[i] == null) {
+            WorkloadRequest r = requests.get(i);
+            flowRecords[i] = new FlowRecord(r.flow(), r.priority(), -1, false);
+        }
+        if (flowControl != null && flowControl.queued() > 0) {
+            loop.schedule(loop.now(), this::dispatchCycles); // headroom came back: after this step, not inside it
+        }
         inFlight--;
         finished++;
         if (finished % reportEvery == 0 && finished < requests.size()) {
@@ -261,6 +378,9 @@ final class ClusterRun {
             EngineStats s = engines[p].stats();
             policy.scraped(p, new EndpointMetrics(s.waiting(), s.running(), s.kvCacheUsage(),
                     engineConfig.blockSize(), engineConfig.numGpuBlocks(), Set.of(), Set.of(), -1, now));
+        }
+        if (flowControl != null && flowControl.queued() > 0) {
+            dispatchCycles();
         }
         if (running()) {
             loop.schedule(now + scrapeInterval, this::scrape);
@@ -298,14 +418,16 @@ final class ClusterRun {
         private final int index;
         private final long sentNanos;
         private final Placement placement;
+        private final Ticket ticket;
         private long firstToken = -1;
         private long scheduled = -1;
         private long queued = -1;
 
-        Sent(int index, long sentNanos, Placement placement) {
+        Sent(int index, long sentNanos, Placement placement, Ticket ticket) {
             this.index = index;
             this.sentNanos = sentNanos;
             this.placement = placement;
+            this.ticket = ticket;
         }
 
         @Override
@@ -334,6 +456,9 @@ final class ClusterRun {
                 placement.finished(nanos);
             } else {
                 placement.finished(nanos, usage.promptTokens(), usage.completionTokens(), usage.cachedTokens());
+            }
+            if (ticket != null) {
+                ticket.end();
             }
             WorkloadRequest r = requests.get(index);
             int status = reason == FinishReason.ABORT ? 0 : 200;

@@ -91,7 +91,27 @@ public final class Scenarios {
                                 "question_len", "300", "output_len", "300",
                                 "qps", "20x20,40x20,60x20,80x20,100x20,120x20"),
                         all, SCRAPE_INTERVAL, KV_EVENT_LAG),
-                longContext(all));
+                longContext(all),
+                overload("suite-overload", "3", "interactive:10:1,standard:0:1,batch:-1:5"),
+                overload("suite-overload-1.5x", "1.5", "interactive:10:1,standard:0:1,batch:-1:5"),
+                overload("suite-overload-fairness", "3", "interactive:0:1,standard:0:1,batch:0:5"));
+    }
+
+    /** The policies of the overload scenarios: flow control (two fairness policies), legacy admission, none. */
+    static final List<String> OVERLOAD_POLICIES = List.of(Policies.HOMING_FLOW_STRICT,
+            Policies.HOMING_FLOW_ROUND_ROBIN, Policies.HOMING_FLOW_UTILIZATION, Policies.HOMING,
+            Policies.HOMING_NO_ADMISSION);
+
+    /**
+     * {@code suite-overload*}: the {@code overload} workload (issue 17) on 8 Qwen3-32B pods for 60 s of Poisson
+     * arrivals at {@code load} times the fleet's measured capacity, three flows, the batch flow at 5 times the others'
+     * rate; {@code suite-overload-fairness} puts the three flows in one band so the fairness policies differ.
+     */
+    static Scenario overload(String name, String load, String flows) {
+        return new Scenario(name, "overload: 8 pods, flows " + flows + " (id:priority:relative rate), Poisson at "
+                + load + "x the fleet's capacity for 60 s, unique prompts (lognormal, medians 1,020 / 129 tokens)",
+                QWEN, 8, "overload", params("flows", flows, "load", load, "duration", "60"),
+                OVERLOAD_POLICIES, SCRAPE_INTERVAL, KV_EVENT_LAG);
     }
 
     /**

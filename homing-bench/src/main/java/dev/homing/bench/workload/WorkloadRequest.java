@@ -13,9 +13,20 @@ package dev.homing.bench.workload;
  * @param gapNanos     for a turn after the first: how long after the previous turn's answer it is sent (a user's think
  *                     time, a trace's recorded gap), ignoring {@code arrivalNanos}; -1 to send it at
  *                     {@code max(arrivalNanos, previous turn's end)}
+ * @param flow         its flow, sent as {@code x-gateway-inference-fairness-id}, or null for none (the router's
+ *                     {@code default-flow})
+ * @param priority     its priority (an InferenceObjective's; below 0 is sheddable), 0 unless the workload sets one
  */
 public record WorkloadRequest(String id, long arrivalNanos, int stage, String model, Prompt prompt, int maxTokens,
-                              boolean ignoreEos, int group, int conversation, int turn, long gapNanos) {
+                              boolean ignoreEos, int group, int conversation, int turn, long gapNanos, String flow,
+                              int priority) {
+
+    /** A request of no flow and priority 0. */
+    public WorkloadRequest(String id, long arrivalNanos, int stage, String model, Prompt prompt, int maxTokens,
+                           boolean ignoreEos, int group, int conversation, int turn, long gapNanos) {
+        this(id, arrivalNanos, stage, model, prompt, maxTokens, ignoreEos, group, conversation, turn, gapNanos, null,
+                0);
+    }
 
     /** A request that is no think-time turn: a turn of it waits only for its predecessor's answer and its arrival. */
     public WorkloadRequest(String id, long arrivalNanos, int stage, String model, Prompt prompt, int maxTokens,

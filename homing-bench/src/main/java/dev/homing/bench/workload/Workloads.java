@@ -50,6 +50,11 @@ public final class Workloads {
                         + " think times, shared documents of Zipf popularity, Gamma (bursty) session arrivals;"
                         + " qps is the offered request rate", LongContext.PARAMETERS, "2", "300", "true",
                         "a cap on the requests sent (default all the sessions' turns)"),
+                spec("overload", "flows of different priority (fairness ids, priorities, relative rates) offered a"
+                        + " multiple of the fleet's capacity: by default interactive at 10, standard at 0, batch at -1"
+                        + " with 5x their rate, 3x capacity; unique prompts, lengths after the Azure 2023 conversation"
+                        + " trace (lognormal, medians 1,020 / 129 tokens)", Overload.PARAMETERS, "", "60", "true",
+                        "closed loop: requests to send (default 1000); with qps, a cap"),
                 spec("trace", "replay of a JSON-lines trace: timestamp (ms), model, prompt | messages |"
                         + " prompt_token_ids | token_ids, max_tokens; or Mooncake's timestamp, input_length,"
                         + " output_length, hash_ids; with session_id (and AIPerf's delay, ms) a session's turn is"
@@ -69,6 +74,14 @@ public final class Workloads {
                 .orElseThrow(() -> new IllegalArgumentException("unknown workload '" + name + "'; known: "
                         + String.join(", ", catalog().stream().map(WorkloadSpec::name).toList())));
         Parameters p = new Parameters(spec, parameters);
+        if (name.equals("overload") && !p.isGiven(Arrivals.QPS) && !p.isGiven(Arrivals.CONCURRENCY)) {
+            Map<String, String> withRate = new LinkedHashMap<>(parameters);
+            withRate.put(Arrivals.QPS, Overload.rate(p)); // load x capacity_qps
+            Parameters given = p;
+            p = new Parameters(spec, withRate);
+            p.note(Overload.LOAD, given.decimal(Overload.LOAD, 0, true));
+            p.note(Overload.CAPACITY_QPS, given.decimal(Overload.CAPACITY_QPS, 0, true));
+        }
         long effectiveSeed = p.isGiven("seed") ? p.longInteger("seed") : seed;
         p.note("seed", effectiveSeed);
         SplittableRandom root = new SplittableRandom(effectiveSeed);
@@ -83,6 +96,7 @@ public final class Workloads {
             case "multi-turn" -> new MultiTurn(p, contentRng);
             case "cold-burst" -> new ColdBurst(p);
             case "zipf" -> new ZipfGroups(p, contentRng);
+            case "overload" -> new Overload(p, contentRng);
             case "trace" -> trace = new TraceReplay(p, effectiveSeed);
             default -> throw new IllegalStateException("no generator for " + name);
         };
@@ -98,7 +112,7 @@ public final class Workloads {
             RequestContent c = source.next(i);
             requests.add(new WorkloadRequest(name + "-" + i, arrivals.nanos()[i], arrivals.stages()[i],
                     c.model() != null ? c.model() : model, c.prompt(), c.maxTokens(), ignoreEos, c.group(),
-                    c.conversation(), c.turn(), c.gapNanos()));
+                    c.conversation(), c.turn(), c.gapNanos(), c.flow(), c.priority()));
         }
         return new Workload(name, requests, arrivals.stageQps(), arrivals.concurrency(), p.used());
     }

@@ -21,11 +21,13 @@ class ScenariosTest {
         assertThat(Scenarios.catalog()).extracting(Scenario::name).contains("llm-d-73", "llm-d-37", "quick",
                 "suite-shared-prefix", "suite-multi-turn", "suite-cold-burst", "suite-zipf", "suite-long-context");
         assertThat(Scenarios.suite()).extracting(Scenario::workload)
-                .containsExactly("shared-prefix", "multi-turn", "cold-burst", "zipf", "long-context");
+                .containsExactly("shared-prefix", "multi-turn", "cold-burst", "zipf", "long-context", "overload",
+                        "overload", "overload");
         for (Scenario s : Scenarios.catalog()) {
             assertThat(s.scrapeInterval()).isEqualTo(Duration.ofMillis(50));
             assertThat(s.kvEventLag()).isEqualTo(Duration.ofMillis(5));
-            assertThat(s.policies()).isEqualTo(Policies.names());
+            assertThat(s.policies()).isEqualTo(s.workload().equals("overload") ? Scenarios.OVERLOAD_POLICIES
+                    : Policies.names());
         }
     }
 
@@ -113,6 +115,9 @@ class ScenariosTest {
             Map<String, String> p = new java.util.HashMap<>(s.workloadParameters());
             if (s.name().equals("suite-long-context")) {
                 p.put("qps", "3x60,7x30"); // its whole length is measured by the bench, not in a test's heap
+            }
+            if (s.workload().equals("overload")) {
+                p.put("duration", "1"); // 240 requests/s of ~1k-token prompts: a second is enough to check it
             }
             assertThat(Workloads.create(s.workload(), p, 1).requests()).as(s.name()).isNotEmpty();
         }

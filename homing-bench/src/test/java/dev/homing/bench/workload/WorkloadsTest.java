@@ -29,6 +29,7 @@ class WorkloadsTest {
             case "cold-burst" -> params("num_requests", "7");
             case "zipf" -> params("num_groups", "6", "zipf_s", "1.3", "qps", "25", "duration", "2");
             case "long-context" -> params("num_docs", "4", "prompt_len_max", "6000", "qps", "10", "duration", "3");
+            case "overload" -> params("load", "0.5", "duration", "2");
             case "trace" -> {
                 Path f = dir.resolve("small.jsonl");
                 Files.writeString(f, """
@@ -42,7 +43,7 @@ class WorkloadsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"shared-prefix", "multi-turn", "cold-burst", "zipf", "long-context", "trace"})
+    @ValueSource(strings = {"shared-prefix", "multi-turn", "cold-burst", "zipf", "long-context", "overload", "trace"})
     void theSameSeedMakesTheSameWorkloadAndAnotherSeedAnother(String name) throws Exception {
         Workload a = Workloads.create(name, small(name), 42);
         Workload b = Workloads.create(name, small(name), 42);
@@ -70,7 +71,8 @@ class WorkloadsTest {
     @Test
     void theCatalogDescribesEveryWorkloadAndEachWorksWithItsDefaults() {
         assertThat(Workloads.catalog()).extracting(WorkloadSpec::name)
-                .containsExactly("shared-prefix", "multi-turn", "cold-burst", "zipf", "long-context", "trace");
+                .containsExactly("shared-prefix", "multi-turn", "cold-burst", "zipf", "long-context", "overload",
+                        "trace");
         for (WorkloadSpec spec : Workloads.catalog()) {
             assertThat(spec.description()).isNotBlank();
             assertThat(spec.parameters()).extracting(WorkloadSpec.Parameter::name)
@@ -78,7 +80,9 @@ class WorkloadsTest {
                     .doesNotHaveDuplicates();
             assertThat(spec.parameters()).allSatisfy(p -> assertThat(p.description()).isNotBlank());
             if (!spec.name().equals("trace")) {
-                Workload w = Workloads.create(spec.name(), Map.of(), 1);
+                // overload's defaults offer 3 x 80 requests/s for a minute: 14k prompts, too many for a unit test
+                Workload w = Workloads.create(spec.name(), spec.name().equals("overload")
+                        ? Map.of("duration", "1") : Map.of(), 1);
                 assertThat(w.requests()).isNotEmpty();
                 assertThat(w.name()).isEqualTo(spec.name());
             }
@@ -103,7 +107,7 @@ class WorkloadsTest {
     void unknownNamesAndBadValuesAreRefusedNamingThemAndTheKnownOnes() {
         assertThatThrownBy(() -> Workloads.create("sharedprefix", Map.of(), 1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sharedprefix")
-                .hasMessageContaining("shared-prefix, multi-turn, cold-burst, zipf, long-context, trace");
+                .hasMessageContaining("shared-prefix, multi-turn, cold-burst, zipf, long-context, overload, trace");
         assertThatThrownBy(() -> Workloads.create("shared-prefix", params("num_group", "3"), 1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'num_group'")
                 .hasMessageContaining("num_groups").hasMessageContaining("question_len");
