@@ -23,6 +23,19 @@ public record EndpointState(Endpoint endpoint, int index, EndpointMetrics metric
         return creditUnreflected && scraped > 0 ? scraped + load.unreflectedRequests() : scraped;
     }
 
+    /**
+     * Waiting requests as the pool's saturation counts them: scraped, plus every request this router sent that the
+     * scrape could not have seen, queueing or not. Between two scrapes nothing else tells how many of them found a seat
+     * (an idle endpoint seats them, a full one queues them), so until the next scrape each counts as queued: the
+     * cautious side for admission, which would otherwise read an endpoint that showed an empty queue as having room
+     * however many requests went to it since, and let a whole backlog through between two scrapes. The filter's
+     * per-endpoint judgement keeps {@link #waitingQueueSize}.
+     */
+    public int queuedOrUnseen() {
+        int scraped = Math.max(0, metrics.waiting());
+        return creditUnreflected ? scraped + load.unreflectedRequests() : scraped;
+    }
+
     public int runningRequests() {
         return Math.max(0, metrics.running());
     }

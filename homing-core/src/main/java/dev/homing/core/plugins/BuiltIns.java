@@ -48,6 +48,7 @@ import dev.homing.core.plugins.flowcontrol.EdfOrderingPolicy;
 import dev.homing.core.plugins.flowcontrol.FcfsOrderingPolicy;
 import dev.homing.core.plugins.flowcontrol.GlobalStrictFairnessPolicy;
 import dev.homing.core.plugins.flowcontrol.PriorityThenTimeEvictionOrderPolicy;
+import dev.homing.core.plugins.flowcontrol.PriorityUsageLimitPolicy;
 import dev.homing.core.plugins.flowcontrol.RoundRobinFairnessPolicy;
 import dev.homing.core.plugins.flowcontrol.SheddableEvictionFilter;
 import dev.homing.core.plugins.flowcontrol.StaticUsageLimitPolicy;
@@ -103,6 +104,7 @@ public final class BuiltIns {
             FcfsOrderingPolicy.PLUGIN_TYPE,
             EdfOrderingPolicy.PLUGIN_TYPE,
             StaticUsageLimitPolicy.PLUGIN_TYPE,
+            PriorityUsageLimitPolicy.PLUGIN_TYPE,
             SheddableEvictionFilter.PLUGIN_TYPE,
             PriorityThenTimeEvictionOrderPolicy.PLUGIN_TYPE,
 

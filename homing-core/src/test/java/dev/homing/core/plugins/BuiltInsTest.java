@@ -65,7 +65,8 @@ class BuiltInsTest {
                 "probabilistic-admitter", "latency-slo-admitter",
                 // flow control
                 "global-strict-fairness-policy", "round-robin-fairness-policy", "fcfs-ordering-policy",
-                "edf-ordering-policy", "static-usage-limit-policy", "sheddable-eviction-filter",
+                "edf-ordering-policy", "static-usage-limit-policy", "priority-usage-limit-policy",
+                "sheddable-eviction-filter",
                 "priority-then-time-eviction-order-policy",
                 // pickers
                 "max-score-picker", "random-picker", "weighted-random-picker",

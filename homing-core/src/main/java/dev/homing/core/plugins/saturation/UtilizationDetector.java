@@ -25,7 +25,12 @@ import java.util.List;
  * everyone (the scorers then pick the least bad). Defaults: queue 5, KV 0.8, headroom 0.
  *
  * <p>The queue and KV values are Homing's: scraped, plus the requests and prompt tokens this router sent since the
- * scrape (llm-d's later scrape-lag compensation, done by {@link EndpointState}).
+ * scrape (llm-d's later scrape-lag compensation, done by {@link EndpointState}). Pool saturation counts every request
+ * sent since the scrape as queued ({@link EndpointState#queuedOrUnseen}), not only those sent to an endpoint already
+ * queueing: it is what flow control and admission gate on, and a pool that read empty queues at its last scrape would
+ * otherwise have its whole backlog let through before the next one (measured in {@code suite-overload}: queues of
+ * 100-250 a pod at the next scrape). So between scrapes an endpoint takes at most {@code queueDepthThreshold} requests
+ * for the pool to read it full: with llm-d's 50 ms scrapes, 100 a second at the default 5.
  */
 public final class UtilizationDetector extends NamedPlugin implements SaturationDetector, Filter {
 
@@ -100,7 +105,7 @@ public final class UtilizationDetector extends NamedPlugin implements Saturation
                 continue;
             }
             fresh++;
-            total += Math.max((double) e.waitingQueueSize() / queueDepthThreshold,
+            total += Math.max((double) e.queuedOrUnseen() / queueDepthThreshold,
                     e.kvCacheUsage() / kvCacheUtilThreshold);
         }
         if (stalenessPolicy == StalenessPolicy.IGNORE) {

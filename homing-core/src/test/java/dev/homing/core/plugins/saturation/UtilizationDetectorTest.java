@@ -108,6 +108,20 @@ class UtilizationDetectorTest {
     }
 
     @Test
+    void poolSaturationCountsEveryRequestSentSinceTheScrapeEvenToAnIdlePodTheFilterOnlyToAQueueingOne() {
+        scrape(pool, "pod-0", at(0, 0, 10));
+        UtilizationDetector d = detector("{'queueDepthThreshold':1}");
+        EndpointState idle = pool.snapshot().get("pod-0");
+        assertThat(d.saturation(List.of(idle), NOW)).isZero();
+        pool.load("pod-0").acquire(1, 2); // sent since the scrape, which saw an empty queue
+        EndpointState sent = pool.snapshot().get("pod-0");
+        assertThat(d.saturation(List.of(sent), NOW)).isEqualTo(1.0); // until a scrape says it found a seat
+        assertThat(d.saturated(sent, NOW)).isFalse(); // the filter still sends an idle pod more
+        scrape(pool, "pod-0", at(0, 0, 0)); // the next scrape saw it running, not waiting
+        assertThat(d.saturation(List.of(pool.snapshot().get("pod-0")), NOW)).isZero();
+    }
+
+    @Test
     void parametersAreChecked() {
         assertThatThrownBy(() -> detector("{'queueDepthThreshold':0}"))
                 .isInstanceOf(PluginConfigException.class).hasMessageContaining("'queueDepthThreshold'");
