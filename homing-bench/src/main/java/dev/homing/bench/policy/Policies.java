@@ -36,12 +36,19 @@ public final class Policies {
      */
     public static final long REPLICATION_LAG_NANOS = 25_000_000;
     /**
-     * Homing's default with flow control: concurrency-detector at {@link #FLOW_MAX_CONCURRENCY} requests a pod, TTL
-     * 30 s, global-strict fairness.
+     * Homing's default with flow control as llm-d's guide tunes it "for maximum fairness/control": the
+     * utilization-detector at queueDepthThreshold 1, TTL 30 s, global-strict fairness, llm-d's static usage limit.
      */
     public static final String HOMING_FLOW_STRICT = "homing-flow-strict";
-    /** As {@link #HOMING_FLOW_STRICT} with the guide's utilization-detector at queueDepthThreshold 1 instead. */
-    public static final String HOMING_FLOW_UTILIZATION = "homing-flow-utilization";
+    /**
+     * As {@link #HOMING_FLOW_STRICT} with Homing's priority-usage-limit-policy: priorities below 10 stop at
+     * {@link #TIERED_LOWER_CEILING} of the pool's saturation, so the top is kept for priority 10.
+     */
+    public static final String HOMING_FLOW_TIERED = "homing-flow-tiered";
+    /** The tiered policy's ceiling for priorities below 10. */
+    public static final double TIERED_LOWER_CEILING = 0.6;
+    /** As {@link #HOMING_FLOW_STRICT} with the concurrency-detector at {@link #FLOW_MAX_CONCURRENCY} a pod instead. */
+    public static final String HOMING_FLOW_CONCURRENCY = "homing-flow-concurrency";
     /**
      * The concurrency detector's requests a pod in the flow-control policies: what a Qwen3-32B TP2 pod's KV cache
      * (19,207 blocks of 16 tokens, 307k tokens) holds at 80 % for the overload workload's mean request (~1,560
@@ -99,11 +106,15 @@ public final class Policies {
                     + "tenant, else the tenant with the fewest characters"),
             new PolicySpec(AIBRIX_CODE_DEFAULTS, "AIBrix prefix-cache (429c45e) with its code's fallback constants: "
                     + "4-byte blocks, gap > 8 -> least-request, mean + 1 sd"),
-            new PolicySpec(HOMING_FLOW_STRICT, "Homing's default with flow control on (featureGates: [flowControl]):"
-                    + " concurrency-detector maxConcurrency " + FLOW_MAX_CONCURRENCY + " a pod, defaultRequestTTL "
-                    + FLOW_TTL + ", strict priority between bands, global-strict (oldest first) fairness within one"),
-            new PolicySpec(HOMING_FLOW_UTILIZATION, "as homing-flow-strict with the flow-control guide's"
-                    + " utilization-detector at queueDepthThreshold 1 (KV 0.8) as the saturation detector"),
+            new PolicySpec(HOMING_FLOW_STRICT, "Homing's default with flow control on (featureGates: [flowControl]) as"
+                    + " llm-d's guide tunes it for control: utilization-detector at queueDepthThreshold 1 (KV 0.8),"
+                    + " defaultRequestTTL " + FLOW_TTL + ", strict priority between bands, global-strict (oldest"
+                    + " first) fairness within one, llm-d's static usage limit (1.0 for all)"),
+            new PolicySpec(HOMING_FLOW_TIERED, "as homing-flow-strict with Homing's priority-usage-limit-policy:"
+                    + " priorities below 10 are dispatched up to " + TIERED_LOWER_CEILING + " of pool saturation,"
+                    + " 10 and above up to 1.0"),
+            new PolicySpec(HOMING_FLOW_CONCURRENCY, "as homing-flow-strict with concurrency-detector maxConcurrency "
+                    + FLOW_MAX_CONCURRENCY + " a pod as the saturation detector"),
             new PolicySpec(HOMING_FLOW_ROUND_ROBIN, "as homing-flow-strict with round-robin-fairness-policy between"
                     + " the flows of a band"),
             new PolicySpec(HOMING_NO_ADMISSION, "Homing's default blind to priorities and flows: no request is shed,"
@@ -168,12 +179,14 @@ public final class Policies {
             case LLM_D_PRECISE -> director(name, "llm-d-precise.yaml", false, ctx);
             case LLM_D_ESTIMATED -> director(name, "llm-d-estimated.yaml", false, ctx);
             case HOMING -> new DirectorPolicy(name, DefaultConfig.text(), DefaultConfig.RESOURCE, true, ctx);
-            case HOMING_FLOW_STRICT -> new DirectorPolicy(name, flowControlled(false, false), name + ".yaml", true,
-                    ctx);
-            case HOMING_FLOW_ROUND_ROBIN -> new DirectorPolicy(name, flowControlled(true, false), name + ".yaml", true,
-                    ctx);
-            case HOMING_FLOW_UTILIZATION -> new DirectorPolicy(name, flowControlled(false, true), name + ".yaml",
+            case HOMING_FLOW_STRICT -> new DirectorPolicy(name, flowControlled(false, true, false), name + ".yaml",
                     true, ctx);
+            case HOMING_FLOW_ROUND_ROBIN -> new DirectorPolicy(name, flowControlled(true, true, false),
+                    name + ".yaml", true, ctx);
+            case HOMING_FLOW_TIERED -> new DirectorPolicy(name, flowControlled(false, true, true), name + ".yaml",
+                    true, ctx);
+            case HOMING_FLOW_CONCURRENCY -> new DirectorPolicy(name, flowControlled(false, false, false),
+                    name + ".yaml", true, ctx);
             case HOMING_NO_ADMISSION -> new PriorityBlind(new DirectorPolicy(name, DefaultConfig.text(),
                     DefaultConfig.RESOURCE, true, ctx));
             case HOMING_PRECISE -> director(name, DefaultConfig.preciseText(), DefaultConfig.PRECISE_RESOURCE, true, ctx);
@@ -198,12 +211,22 @@ public final class Policies {
      * band.
      */
     public static String flowControlled(boolean roundRobin, boolean utilization) {
+        return flowControlled(roundRobin, utilization, false);
+    }
+
+    /**
+     * @param tiered Homing's priority-usage-limit-policy ({@link #TIERED_LOWER_CEILING} below priority 10) instead of
+     *               llm-d's static one
+     */
+    public static String flowControlled(boolean roundRobin, boolean utilization, boolean tiered) {
         String text = DefaultConfig.text();
         String detector = utilization ? "utilization-detector" : "concurrency-detector";
         String plugins = (utilization ? "- type: utilization-detector\n  parameters:\n    queueDepthThreshold: 1\n"
                 : "- type: concurrency-detector\n  parameters:\n    concurrencyMode: requests\n    maxConcurrency: "
                 + FLOW_MAX_CONCURRENCY + "\n")
-                + (roundRobin ? "- type: round-robin-fairness-policy\n" : "");
+                + (roundRobin ? "- type: round-robin-fairness-policy\n" : "")
+                + (tiered ? "- type: priority-usage-limit-policy\n  parameters:\n    threshold: " + TIERED_LOWER_CEILING
+                + "\n    tiers: [{minPriority: 10, threshold: 1.0}]\n" : "");
         Matcher m = Pattern.compile("(?m)^plugins:\n").matcher(text);
         if (!m.find()) {
             throw new IllegalStateException("the default config has no plugins list");
@@ -213,6 +236,7 @@ public final class Policies {
         return text + (text.endsWith("\n") ? "" : "\n") + "featureGates: [flowControl]\n"
                 + "saturationDetector:\n  pluginRef: " + detector + "\n"
                 + "flowControl:\n  defaultRequestTTL: " + FLOW_TTL + "\n"
+                + (tiered ? "  usageLimitPolicyPluginRef: priority-usage-limit-policy\n" : "")
                 + "  defaultPriorityBand:\n    fairnessPolicyRef: " + fairness + "\n"
                 + "  defaultNegativePriorityBand:\n    fairnessPolicyRef: " + fairness + "\n";
     }

@@ -98,8 +98,8 @@ public final class Scenarios {
     }
 
     /** The policies of the overload scenarios: flow control (two fairness policies), legacy admission, none. */
-    static final List<String> OVERLOAD_POLICIES = List.of(Policies.HOMING_FLOW_STRICT,
-            Policies.HOMING_FLOW_ROUND_ROBIN, Policies.HOMING_FLOW_UTILIZATION, Policies.HOMING,
+    static final List<String> OVERLOAD_POLICIES = List.of(Policies.HOMING_FLOW_TIERED, Policies.HOMING_FLOW_STRICT,
+            Policies.HOMING_FLOW_ROUND_ROBIN, Policies.HOMING_FLOW_CONCURRENCY, Policies.HOMING,
             Policies.HOMING_NO_ADMISSION);
 
     /**
