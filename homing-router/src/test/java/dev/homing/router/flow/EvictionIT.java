@@ -3,7 +3,6 @@ package dev.homing.router.flow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.homing.router.fixtures.TempFiles;
 import dev.homing.router.fixtures.TestCluster;
 import java.io.BufferedReader;
 import java.io.InputStream;
@@ -13,7 +12,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,26 +27,19 @@ class EvictionIT {
 
     @Test
     void aStreamingSheddableRequestIsEvictedForAnImportantOne() throws Exception {
-        try (TempFiles files = TempFiles.create("eviction-it")) {
-            run(files.write("epp.yaml", FlowControlIT.CONFIG
-                .replace("  defaultRequestTTL: 4s\n", "  defaultRequestTTL: 20s\n  enableEviction: true\n")),
-                    files.write("objectives.yaml", FlowControlIT.OBJECTIVES));
-        }
-    }
-
-    private static void run(Path config, Path objectives) throws Exception {
-        HttpClient client = HttpClient.newHttpClient();
-        try (TestCluster cluster = TestCluster.start(1, b -> b, o -> o.with(x -> {
-            x.configFile = config;
-            x.objectivesFile = objectives;
-        }))) {
+        try (FlowCluster flow = FlowCluster.start("eviction-it", FlowControlIT.CONFIG
+                .replace("  defaultRequestTTL: 4s\n", "  defaultRequestTTL: 20s\n  enableEviction: true\n"),
+                FlowControlIT.OBJECTIVES, false)) {
+            TestCluster cluster = flow.cluster;
+            HttpClient client = HttpClient.newHttpClient();
             assertThat(cluster.router().config().flowControl().eviction()).isTrue();
             String stream = "{\"model\":\"" + TestCluster.MODEL + "\",\"prompt\":\"batch job\",\"max_tokens\":400,"
                     + "\"ignore_eos\":true,\"stream\":true}";
             HttpResponse<InputStream> batch = client.send(HttpRequest.newBuilder(URI.create(cluster.url(
                     "/v1/completions"))).header("content-type", "application/json")
                     .header("x-gateway-inference-objective", "batch")
-                    .POST(HttpRequest.BodyPublishers.ofString(stream)).build(), HttpResponse.BodyHandlers.ofInputStream());
+                    .POST(HttpRequest.BodyPublishers.ofString(stream)).build(),
+                    HttpResponse.BodyHandlers.ofInputStream());
             assertThat(batch.statusCode()).isEqualTo(200);
             await().atMost(Duration.ofSeconds(5)).until(() -> cluster.routerInFlight() == 1);
             CompletableFuture<HttpResponse<String>> critical = client.sendAsync(HttpRequest.newBuilder(URI.create(

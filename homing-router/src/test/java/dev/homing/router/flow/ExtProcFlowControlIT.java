@@ -10,15 +10,12 @@ import static org.awaitility.Awaitility.await;
 import dev.homing.bench.extproc.EnvoyMessages;
 import dev.homing.bench.extproc.ExtProcCall;
 import dev.homing.protocol.metrics.Sample;
-import dev.homing.router.fixtures.TempFiles;
 import dev.homing.router.fixtures.TestCluster;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.grpc.ManagedChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,28 +30,21 @@ import org.junit.jupiter.api.Test;
  */
 class ExtProcFlowControlIT {
 
-    private static TempFiles files;
+    private static FlowCluster flow;
     private static TestCluster cluster;
     private static ManagedChannel channel;
 
     @BeforeAll
     static void start() throws Exception {
-        files = TempFiles.create("extproc-flow-it");
-        Path config = files.write("epp.yaml", FlowControlIT.CONFIG.replace("4s", "1500ms"));
-        Path objectives = files.write("objectives.yaml", FlowControlIT.OBJECTIVES);
-        cluster = TestCluster.start(1, b -> b, o -> o.with(x -> {
-            x.extProcPort = 0;
-            x.configFile = config;
-            x.objectivesFile = objectives;
-        }));
-        channel = ExtProcCall.channel(cluster.router().extProcPort(), true);
+        flow = FlowCluster.start("extproc-flow-it", FlowControlIT.CONFIG.replace("4s", "1500ms"),
+                FlowControlIT.OBJECTIVES, true);
+        cluster = flow.cluster;
+        channel = flow.channel;
     }
 
     @AfterAll
     static void stop() throws Exception {
-        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-        cluster.close();
-        files.close();
+        flow.close();
     }
 
     @AfterEach

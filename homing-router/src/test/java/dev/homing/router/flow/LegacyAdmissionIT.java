@@ -9,7 +9,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.homing.bench.extproc.ExtProcCall;
 import dev.homing.router.fixtures.HttpJson;
-import dev.homing.router.fixtures.TempFiles;
 import dev.homing.router.fixtures.TestCluster;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.grpc.ManagedChannel;
@@ -18,11 +17,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -49,29 +46,21 @@ class LegacyAdmissionIT {
               plugins: [{pluginRef: queue-scorer}]
             """;
 
-    private static TempFiles files;
+    private static FlowCluster flow;
     private static TestCluster cluster;
     private static ManagedChannel channel;
     private static final HttpClient CLIENT = HttpClient.newHttpClient();
 
     @BeforeAll
     static void start() throws Exception {
-        files = TempFiles.create("legacy-admission-it");
-        Path config = files.write("epp.yaml", CONFIG);
-        Path objectives = files.write("objectives.yaml", FlowControlIT.OBJECTIVES);
-        cluster = TestCluster.start(1, b -> b, o -> o.with(x -> {
-            x.extProcPort = 0;
-            x.configFile = config;
-            x.objectivesFile = objectives;
-        }));
-        channel = ExtProcCall.channel(cluster.router().extProcPort(), true);
+        flow = FlowCluster.start("legacy-admission-it", CONFIG, FlowControlIT.OBJECTIVES, true);
+        cluster = flow.cluster;
+        channel = flow.channel;
     }
 
     @AfterAll
     static void stop() throws Exception {
-        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-        cluster.close();
-        files.close();
+        flow.close();
     }
 
     private static CompletableFuture<HttpResponse<String>> send(String objective, int maxTokens) {
