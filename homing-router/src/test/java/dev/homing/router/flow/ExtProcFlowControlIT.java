@@ -156,10 +156,13 @@ class ExtProcFlowControlIT {
     void aFullBandIsRefusedAt429WithTheReason() {
         try (ExtProcCall holder = request(null)) {
             assertPlaced(holder.next(), holder);
-            try (ExtProcCall b1 = request("batch"); ExtProcCall b2 = request("batch");
-                 ExtProcCall b3 = request("batch")) {
-                b1.next();
-                b2.next();
+            ExtProcCall b1 = request("batch");
+            await().atMost(Duration.ofSeconds(5)).until(() -> queued() == 1); // streams route concurrently: one
+            ExtProcCall b2 = request("batch");                                   // at a time, so b3 comes third
+            await().atMost(Duration.ofSeconds(5)).until(() -> queued() == 2);
+            try (b1; b2; ExtProcCall b3 = request("batch")) {
+                assertThat(b1.next().hasOverrideMessageTimeout()).isTrue();
+                assertThat(b2.next().hasOverrideMessageTimeout()).isTrue();
                 ProcessingResponse r = b3.next();
                 assertThat(r.hasImmediateResponse()).as(r.toString()).isTrue();
                 assertThat(r.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(429);
