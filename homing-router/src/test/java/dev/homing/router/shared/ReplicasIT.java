@@ -6,28 +6,18 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.homing.core.config.ConfigException;
-import dev.homing.core.config.DefaultConfig;
-import dev.homing.core.endpoint.Endpoint;
 import dev.homing.protocol.fixtures.LogCapture;
-import dev.homing.router.RouterOptions;
 import dev.homing.router.RouterServer;
 import dev.homing.router.fixtures.Decisions;
 import dev.homing.router.fixtures.HttpJson;
-import dev.homing.router.fixtures.PodTokenizer;
+import dev.homing.router.fixtures.PreciseReplicas;
 import dev.homing.router.fixtures.RedisServerProcess;
-import dev.homing.router.precise.events.PublisherAddress;
-import dev.homing.sim.engine.CostModel;
-import dev.homing.sim.engine.Preset;
 import dev.homing.sim.http.SimPod;
-import dev.homing.sim.http.SimPodConfig;
-import dev.homing.sim.kvevents.KvEventsConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,6 +51,7 @@ class ReplicasIT {
 
     @TempDir
     static Path dir;
+    private static PreciseReplicas replicas;
     private static RedisServerProcess redis;
     private static final List<SimPod> pods = new ArrayList<>();
     private static RouterServer a;
@@ -69,80 +60,22 @@ class ReplicasIT {
 
     @BeforeAll
     static void start() throws Exception {
-        redis = RedisServerProcess.start();
-        List<Endpoint> endpoints = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            SimPod pod = SimPod.start(SimPodConfig.builder().preset(Preset.byName("cpu-qwen2.5-0.5b"))
-                    .model(MODEL).servedModelNames(List.of(MODEL)).podName("pod-" + i).seed(i)
-                    .enablePromptTokensDetails(true)
-                    // 20 ms per decode step: a request of a few hundred tokens stays in flight for seconds
-                    .engine(Preset.CPU_QWEN2_5_0_5B.engine().withCost(CostModel.simple(0, 20_000, 20_000_000, 0)))
-                    .kvEvents(KvEventsConfig.zmq("tcp://127.0.0.1:*").withReplayEndpoint("tcp://127.0.0.1:*")
-                            .withTopic("kv@pod-" + i + "@" + MODEL))
-                    .build());
-            pods.add(pod);
-            endpoints.add(new Endpoint("pod-" + i, "127.0.0.1", pod.port(), Map.of(
-                    PublisherAddress.EVENTS_LABEL, pod.kvEventsEndpoint(),
-                    PublisherAddress.REPLAY_LABEL, pod.kvEventsReplayEndpoint())));
-        }
-        String precise = DefaultConfig.preciseText();
-        String dialing = "      discoverPods: true\n      podDiscoveryConfig:\n        socketPort: 5557\n";
-        assertThat(precise).contains(dialing);
-        Path subscribing = Files.writeString(dir.resolve("a.yaml"), precise);
-        Path deaf = Files.writeString(dir.resolve("b.yaml"), precise.replace(dialing,
-                "      discoverPods: false\n      zmqEndpoint: \"tcp://127.0.0.1:*\"\n"));
-        a = router(endpoints, subscribing, 1);
-        b = router(endpoints, deaf, 2);
-        awaitSubscribed();
-    }
-
-    private static RouterServer router(List<Endpoint> endpoints, Path config, long seed) throws ConfigException {
-        RouterServer r = RouterServer.start(RouterOptions.defaults(endpoints).with(o -> {
-            o.port = 0;
-            o.adminPort = 0;
-            o.configFile = config;
-            o.poolName = POOL;
-            o.seed = seed;
-            o.redisUrl = redis.url();
+        replicas = PreciseReplicas.start(dir, POOL, 20_000_000, o -> {
             o.scrapeInterval = Duration.ofHours(1);
             o.scrapeTimeout = Duration.ofSeconds(10); // the one scrape must not time out on a loaded machine
-            o.tokenSource = new PodTokenizer(() -> pods.getFirst().baseUrl());
-        }));
-        await().atMost(WAIT).until(() -> r.pool().snapshot().endpoints().stream()
-                .allMatch(e -> e.metrics().known() && r.catalog().status(e.name()).modelsKnown()));
-        return r;
-    }
-
-    /** Until A has taken a batch from every pod: a PUB socket drops what it sends before the subscription arrives. */
-    private static void awaitSubscribed() {
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() -> {
-            boolean all = true;
-            for (int i = 0; i < pods.size(); i++) {
-                if (a.kvEvents().batchesTaken("pod-" + i) == 0) {
-                    all = false;
-                    pods.get(i).resetPrefixCache();
-                }
-            }
-            return all;
         });
+        redis = replicas.redis;
+        pods.addAll(replicas.pods);
+        a = replicas.a;
+        b = replicas.b;
     }
 
     @AfterAll
     static void stop() {
-        for (AutoCloseable c : new AutoCloseable[] {a, b}) {
-            try {
-                if (c != null) {
-                    c.close();
-                }
-            } catch (Exception e) {
-                // keep closing the rest
-            }
+        if (replicas != null) {
+            replicas.close();
         }
-        pods.forEach(SimPod::close);
         http.close();
-        if (redis != null) {
-            redis.close();
-        }
     }
 
     @Test
