@@ -4,26 +4,20 @@ import static dev.homing.router.fixtures.HttpJson.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.homing.core.config.DefaultConfig;
 import dev.homing.core.precise.KvEventFeed;
 import dev.homing.core.precise.PreciseIndex;
 import dev.homing.protocol.metrics.MetricsText;
 import dev.homing.router.fixtures.Decisions;
-import dev.homing.router.fixtures.PodTokenizer;
+import dev.homing.router.fixtures.PreciseCluster;
 import dev.homing.router.fixtures.SteadyLoad;
 import dev.homing.router.fixtures.TestCluster;
-import dev.homing.sim.engine.CostModel;
-import dev.homing.sim.engine.Preset;
 import dev.homing.sim.http.SimPod;
-import dev.homing.sim.kvevents.KvEventsConfig;
 import dev.homing.sim.kvevents.LiveFaults;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,24 +43,7 @@ class KvEventLossFaultIT {
 
     @Test
     void gapsAreReplayedOrCountedAndLateBatchesUndoNothing() throws Exception {
-        String precise = DefaultConfig.preciseText();
-        String untilPrefilled = "    speculativeUntilPrefilled: true\n";
-        assertThat(precise).contains(untilPrefilled);
-        // llm-d's precise config as it ships: a hold settled early is swept at its new expiry (core's ExpiryQueue orders
-        // holds by expiry), so the index's size settles at rest without a shorter speculativeMaxAge.
-        Path config = Files.writeString(dir.resolve("precise.yaml"), precise);
-        AtomicInteger n = new AtomicInteger();
-        try (TestCluster cluster = TestCluster.start(3,
-                pod -> {
-                    int i = n.getAndIncrement();
-                    KvEventsConfig events = KvEventsConfig.zmq("tcp://127.0.0.1:*").withTopic("kv@pod-" + i + "@" + MODEL);
-                    return pod.engine(Preset.CPU_QWEN2_5_0_5B.engine().withCost(CostModel.simple(0, 20_000, 10_000_000, 0)))
-                            .kvEvents(i == WITHOUT_REPLAY ? events : events.withReplayEndpoint("tcp://127.0.0.1:*"));
-                },
-                (options, pods) -> options.with(o -> {
-                    o.configFile = config;
-                    o.tokenSource = new PodTokenizer(() -> pods.getFirst().baseUrl());
-                }))) {
+        try (TestCluster cluster = PreciseCluster.start(dir, i -> i != WITHOUT_REPLAY)) {
             cluster.awaitKvEvents();
             double retriesBefore = cluster.http().metrics(cluster.adminUrl("/metrics")).sum("homing_upstream_retries_total");
 
