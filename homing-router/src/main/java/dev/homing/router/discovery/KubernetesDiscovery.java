@@ -5,7 +5,6 @@ import dev.homing.core.endpoint.EndpointPool;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -90,27 +89,7 @@ public final class KubernetesDiscovery implements Discovery {
     }
 
     private <T> void start(SharedIndexInformer<T> informer, String what) {
-        informer.addEventHandler(new ResourceEventHandler<T>() {
-            @Override
-            public void onAdd(T obj) {
-                refresh(what);
-            }
-
-            @Override
-            public void onUpdate(T oldObj, T newObj) {
-                refresh(what);
-            }
-
-            @Override
-            public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-                refresh(what);
-            }
-
-            @Override
-            public void onNothing() {
-                refresh(what); // an empty list notifies nothing else
-            }
-        });
+        informer.addEventHandler(new RefreshOnChange<>(what, this::refresh));
         // The API server may be away, or refuse (RBAC): keep trying, as controller-runtime does, and say why.
         // Said once while it lasts (the informer retries with a growing backoff), and again when it changes.
         informer.exceptionHandler((started, t) -> {

@@ -8,7 +8,6 @@ import dev.homing.router.objective.ObjectiveResources;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Duration;
@@ -99,27 +98,7 @@ public final class KubernetesObjectives implements AutoCloseable {
     }
 
     private void start(SharedIndexInformer<GenericKubernetesResource> informer, String what) {
-        informer.addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(GenericKubernetesResource obj) {
-                refresh(what);
-            }
-
-            @Override
-            public void onUpdate(GenericKubernetesResource oldObj, GenericKubernetesResource newObj) {
-                refresh(what);
-            }
-
-            @Override
-            public void onDelete(GenericKubernetesResource obj, boolean deletedFinalStateUnknown) {
-                refresh(what);
-            }
-
-            @Override
-            public void onNothing() {
-                refresh(what);
-            }
-        });
+        informer.addEventHandler(new RefreshOnChange<>(what, this::refresh));
         // as the pool's informers: retry, and say why once while it lasts (a CRD not installed is a 404)
         informer.exceptionHandler((started, t) -> {
             if (closed) {

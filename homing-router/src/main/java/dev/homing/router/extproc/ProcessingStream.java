@@ -334,9 +334,12 @@ final class ProcessingStream implements StreamObserver<ProcessingRequest> {
      */
     private Dispatch admitAndPlace(String model, int bytes) throws SchedulingException {
         FlowGate flow = ctx.flow();
+        if (flow == null || !flow.active()) {
+            return place(model);
+        }
         Queued queued = new Queued(model);
-        Ticket t = flow == null ? null : flow.enqueue(request, bytes, queued);
-        if (t == null) {
+        Ticket t = flow.enqueue(request, bytes, queued);
+        if (t == null) { // turned off since
             return place(model);
         }
         ticket = t;
